@@ -1,0 +1,36 @@
+/**
+ * A small timing harness for `npm run bench`: warm up, then time batches and report the median.
+ * Benchmarks check their own results, so the work cannot be optimised away.
+ */
+
+/** The median time per operation of `fn`, nanoseconds, over `runs` timed batches. */
+export function medianNanosPerOp(
+  fn: () => void,
+  options: { batch: number; runs?: number },
+): number {
+  const runs = options.runs ?? 9;
+  for (let i = 0; i < Math.min(options.batch, 1000); i++) fn(); // warm-up for the JIT
+  const samples: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < options.batch; i++) fn();
+    samples.push(Number(process.hrtime.bigint() - start) / options.batch);
+  }
+  return median(samples);
+}
+
+/** The median of a non-empty list. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Prints a titled, aligned block of `label: value` lines. */
+export function report(title: string, lines: readonly [string, string][]): void {
+  const width = Math.max(...lines.map(([label]) => label.length));
+  console.log(`\n${title}`);
+  for (const [label, value] of lines) console.log(`  ${label.padEnd(width)}  ${value}`);
+}

@@ -1,0 +1,10 @@
+/**
+ * `npm run bench`: every speed figure difftry claims, each beside a named peer measured in the
+ * same run. Figures vary with the machine and its load; docs/benchmarks.md records a run.
+ */
+import { run as runModel } from './model.js';
+import { run as runSimulator } from './simulator.js';
+
+console.log(`difftry benchmarks — node ${process.version}, ${process.platform}/${process.arch}`);
+await runModel();
+await runSimulator();

@@ -1,0 +1,126 @@
+import { Command, CommanderError, Option } from 'commander';
+import { isSpecError } from '../spec/SpecError.js';
+import { analyzeCommand } from './analyzeCommand.js';
+import { DEMO_DEFAULTS, demoCommand } from './demoCommand.js';
+import { integerIn, nonNegativeNumber, parseModel, parseRetries, positiveNumber } from './input.js';
+import { SIMULATE_DEFAULTS, simulateCommand } from './simulateCommand.js';
+import { isUsageError } from './UsageError.js';
+
+/** Exit code for bad input of every kind: a bad file, option or argument. */
+export const EXIT_BAD_INPUT = 2;
+
+function program(): Command {
+  const cli = new Command('difftry')
+    .description('Differential retries (DiffTry): analyse and simulate priority-aware retries')
+    .showHelpAfterError(false)
+    .exitOverride();
+  cli.configureOutput({
+    writeErr: (text) => process.stderr.write(text),
+    outputError: (text, write) => write(`difftry: ${text.replace(/^error: /, '').trim()}\n`),
+  });
+
+  cli
+    .command('analyze')
+    .description('predict per-class, per-service and end-to-end rejection for a network file')
+    .argument('[file]', 'network file (YAML or JSON)')
+    .option('--example <name>', 'use a built-in example instead of a file (single)')
+    .option('--json', 'print one JSON document on stdout')
+    .option('--model <model>', 'φ at every service: fluid, mm1m or mixed', parseModel)
+    .option(
+      '--retries <limits>',
+      'retry limits per class at every hop, e.g. high=5,low=1',
+      parseRetries,
+    )
+    .action(async (file: string | undefined, opts) => {
+      write(await analyzeCommand({ file, ...opts }));
+    });
+
+  cli
+    .command('simulate')
+    .description('simulate a network file in virtual time, with 95 % confidence intervals')
+    .argument('[file]', 'network file (YAML or JSON)')
+    .option('--example <name>', 'use a built-in example instead of a file (single)')
+    .option('--json', 'print one JSON document on stdout')
+    .addOption(
+      new Option('--duration <seconds>', 'measured window per replication (virtual seconds)')
+        .argParser(positiveNumber('--duration'))
+        .default(SIMULATE_DEFAULTS.duration),
+    )
+    .addOption(
+      new Option(
+        '--warmup <seconds>',
+        'warm-up before the window (default 10 % of duration)',
+      ).argParser(nonNegativeNumber('--warmup')),
+    )
+    .addOption(
+      new Option('--seed <n>', 'random seed')
+        .argParser(integerIn('--seed', 0, 2 ** 31 - 1))
+        .default(SIMULATE_DEFAULTS.seed),
+    )
+    .addOption(
+      new Option('--replications <r>', 'independent replications')
+        .argParser(integerIn('--replications', 1, 10_000))
+        .default(SIMULATE_DEFAULTS.replications),
+    )
+    .option(
+      '--retries <limits>',
+      'retry limits per class at every hop, e.g. high=5,low=1',
+      parseRetries,
+    )
+    .action(async (file: string | undefined, opts) => {
+      write(await simulateCommand({ file, ...opts }));
+    });
+
+  cli
+    .command('demo')
+    .description(
+      'the quick start: analysis beside simulation, DiffTry (5, 1) against uniform (5, 5)',
+    )
+    .option('--json', 'print one JSON document on stdout')
+    .addOption(
+      new Option('--duration <seconds>', 'measured window per replication')
+        .argParser(positiveNumber('--duration'))
+        .default(DEMO_DEFAULTS.duration),
+    )
+    .addOption(
+      new Option('--seed <n>', 'random seed')
+        .argParser(integerIn('--seed', 0, 2 ** 31 - 1))
+        .default(DEMO_DEFAULTS.seed),
+    )
+    .addOption(
+      new Option('--replications <r>', 'independent replications')
+        .argParser(integerIn('--replications', 2, 10_000))
+        .default(DEMO_DEFAULTS.replications),
+    )
+    .action(async (opts) => {
+      write(await demoCommand(opts));
+    });
+  return cli;
+}
+
+function write(text: string): void {
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+/**
+ * Runs the CLI with `argv` (without the node and script paths) and returns the exit code:
+ * 0 on success, 2 on bad input (one line on stderr, nothing on stdout), 1 on an internal error.
+ */
+export async function main(argv: readonly string[]): Promise<number> {
+  try {
+    await program().parseAsync([...argv], { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? 0 : EXIT_BAD_INPUT;
+    }
+    if (isSpecError(error) || isUsageError(error) || error instanceof RangeError) {
+      process.stderr.write(`difftry: ${error.message}\n`);
+      return EXIT_BAD_INPUT;
+    }
+    process.stderr.write(
+      `difftry: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    return 1;
+  }
+}

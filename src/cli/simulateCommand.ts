@@ -1,0 +1,148 @@
+import type { NetworkModel } from '../model/network/NetworkModel.js';
+import { type ReplicatedSingleServiceResult, replicateSingleService } from '../sim/replicate.js';
+import { toNetworkModel } from '../spec/toNetworkModel.js';
+import { loadNetwork, type NetworkSource } from './input.js';
+import { progressOnStderr } from './progress.js';
+import { type RunLength, toSingleServiceConfig } from './simulationConfig.js';
+import { fixed, formatTable, withCi } from './table.js';
+
+/** Options of `difftry simulate`. */
+export interface SimulateOptions extends NetworkSource, RunLength {
+  readonly json?: boolean;
+  readonly replications: number;
+  readonly retries?: Record<string, number>;
+}
+
+/** Defaults of `difftry simulate`: 200 s measured, 10 replications, seed 1. */
+export const SIMULATE_DEFAULTS = { duration: 200, replications: 10, seed: 1 } as const;
+
+/** `difftry simulate`: simulates a network and returns what to print on stdout. */
+export async function simulateCommand(options: SimulateOptions): Promise<string> {
+  const network = await loadNetwork(options);
+  const model = toNetworkModel(network, { retries: options.retries });
+  const config = toSingleServiceConfig(network, model, options);
+  const progress = progressOnStderr('simulate');
+  const result = replicateSingleService(config, options.replications, {
+    onProgress: (fraction) => progress.update(fraction),
+  });
+  progress.stop();
+  const serviceName = network.services[0]?.name ?? 'service';
+  const document = simulationDocument(model, serviceName, result, options.seed);
+  return options.json ? JSON.stringify(document, null, 2) : formatSimulation(model, document);
+}
+
+/** The `simulate --json` document: DESIGN.md's analysis shape, each figure with its `Ci95`. */
+export function simulationDocument(
+  model: NetworkModel,
+  serviceName: string,
+  result: ReplicatedSingleServiceResult,
+  seed: number,
+) {
+  const classes: Record<string, Record<string, number>> = {};
+  const endToEnd: Record<string, Record<string, number>> = {};
+  for (const c of model.classes) {
+    const m = result.classes[c.name];
+    if (m === undefined) continue;
+    classes[c.name] = {
+      in: m.arrivalRate,
+      inCi95: m.arrivalRateCi95,
+      out: m.goodput,
+      outCi95: m.goodputCi95,
+      attempts: m.attemptRate,
+      attemptsCi95: m.attemptRateCi95,
+      rejection: m.rejection,
+      rejectionCi95: m.rejectionCi95,
+    };
+    endToEnd[c.name] = {
+      rejection: m.rejection,
+      rejectionCi95: m.rejectionCi95,
+      completion: 1 - m.rejection,
+      completionCi95: m.rejectionCi95,
+      attemptsPerRequest: m.attemptsPerRequest,
+      attemptsPerRequestCi95: m.attemptsPerRequestCi95,
+      latencyMean: m.latencyMean,
+      latencyMeanCi95: m.latencyMeanCi95,
+      latencyP50: m.latencyP50,
+      latencyP50Ci95: m.latencyP50Ci95,
+      latencyP99: m.latencyP99,
+      latencyP99Ci95: m.latencyP99Ci95,
+    };
+  }
+  return {
+    classes: model.classes.map((c) => ({ name: c.name, retries: c.retryLimit })),
+    services: {
+      [serviceName]: {
+        s: result.s,
+        sCi95: result.sCi95,
+        rho: result.rho,
+        rhoCi95: result.rhoCi95,
+        meanInSystem: result.meanInSystem,
+        meanInSystemCi95: result.meanInSystemCi95,
+        classes,
+      },
+    },
+    endToEnd,
+    replications: result.replications,
+    duration: result.duration,
+    warmup: result.warmup,
+    seed,
+    events: result.events,
+  };
+}
+
+type SimulationDocument = ReturnType<typeof simulationDocument>;
+
+function formatSimulation(model: NetworkModel, doc: SimulationDocument): string {
+  const rows: string[][] = [];
+  for (const [name, service] of Object.entries(doc.services)) {
+    let first = true;
+    for (const [className, c] of Object.entries(service.classes)) {
+      rows.push([
+        first ? name : '',
+        first ? withCi(service.rho, service.rhoCi95, 3) : '',
+        first ? withCi(service.s, service.sCi95) : '',
+        className,
+        fixed(c.in ?? Number.NaN, 2),
+        withCi(c.attempts ?? Number.NaN, c.attemptsCi95 ?? Number.NaN, 2),
+        withCi(c.rejection ?? Number.NaN, c.rejectionCi95 ?? Number.NaN),
+        fixed(c.out ?? Number.NaN, 2),
+      ]);
+      first = false;
+    }
+  }
+  const services = formatTable(
+    [
+      { heading: 'service', alignRight: false },
+      { heading: 'ρ' },
+      { heading: 's' },
+      { heading: 'class', alignRight: false },
+      { heading: 'in/s' },
+      { heading: 'attempts/s' },
+      { heading: 'rejection' },
+      { heading: 'out/s' },
+    ],
+    rows,
+  );
+  const endToEnd = formatTable(
+    [
+      { heading: 'class', alignRight: false },
+      { heading: 'retries' },
+      { heading: 'rejection' },
+      { heading: 'attempts/request' },
+      { heading: 'p50 ms' },
+      { heading: 'p99 ms' },
+    ],
+    model.classes.map((c) => {
+      const e = doc.endToEnd[c.name] ?? {};
+      return [
+        c.name,
+        String(c.retryLimit),
+        withCi(e.rejection ?? Number.NaN, e.rejectionCi95 ?? Number.NaN),
+        fixed(e.attemptsPerRequest ?? Number.NaN, 3),
+        fixed((e.latencyP50 ?? Number.NaN) * 1000, 1),
+        fixed((e.latencyP99 ?? Number.NaN) * 1000, 1),
+      ];
+    }),
+  );
+  return `Simulated ${doc.replications} × ${doc.duration} s (warm-up ${doc.warmup} s, seed ${doc.seed}, ${doc.events} events); ± is the 95 % confidence half-width\n\nServices\n${services}\n\nEnd to end\n${endToEnd}`;
+}

@@ -1,0 +1,44 @@
+/**
+ * difftry/model: the analytical DiffTry model, pure math with no I/O.
+ * @packageDocumentation
+ */
+export type { BackoffDescription } from './backoff/BackoffDescription.js';
+export { DEFAULT_BACKOFF } from './backoff/BackoffDescription.js';
+export {
+  checkBackoff,
+  type DelayLaw,
+  drawRetryDelay,
+  exponentialCap,
+  MAX_DELAY_MS,
+  retryDelayLaw,
+} from './backoff/retryDelay.js';
+export * from './distributions/index.js';
+export { analyzeNetwork } from './network/analyzeNetwork.js';
+export type {
+  NetworkClass,
+  NetworkModel,
+  NetworkRoute,
+  NetworkService,
+} from './network/NetworkModel.js';
+export type {
+  EndToEndAnalysis,
+  NetworkReport,
+  ServiceAnalysis,
+  ServiceClassAnalysis,
+} from './network/NetworkReport.js';
+export { brentRoot, type RootResult } from './numeric/brent.js';
+export { integrate } from './numeric/integrate.js';
+export * from './phi/index.js';
+export { type RandomSource, seededRandom } from './random.js';
+export { residualAlpha } from './residual.js';
+export { attemptsPerRequest, type RetryFlow, retryFlow } from './retryFlow.js';
+export {
+  FIXED_POINT_TOLERANCE,
+  type ResidualClosure,
+  type ServiceClassLoad,
+  type ServiceClassReport,
+  type ServiceLoad,
+  type ServiceReport,
+  solveService,
+} from './service.js';
+export { erfc, normalCdf } from './special.js';

@@ -1,0 +1,67 @@
+import type { Phi } from './Phi.js';
+
+/**
+ * The M/M/1/m blocking probability P_m(ρ) = (1 − ρ) ρ^m / (1 − ρ^(m+1)), with P_m(1) = 1/(m+1).
+ *
+ * Computed stably for every ρ and m: with x = ln ρ,
+ * - ρ < 1: P = e^(mx) · expm1(x) / expm1((m+1)x)  (no overflow, ρ^m underflows harmlessly);
+ * - ρ > 1: P = expm1(−x) / expm1(−(m+1)x) = (1 − 1/ρ)/(1 − ρ^(−(m+1)))  (no ρ^m overflow);
+ * both keep full relative precision as ρ → 1 thanks to expm1.
+ * @param m - system capacity (jobs in the system, including the one in service), an integer ≥ 1.
+ */
+export function mm1mBlocking(rho: number, m: number): number {
+  if (rho <= 0) return 0;
+  if (rho === 1) return 1 / (m + 1);
+  if (rho === Number.POSITIVE_INFINITY) return 1;
+  const x = Math.log(rho);
+  if (x === 0) return 1 / (m + 1);
+  if (x < 0) return (Math.exp(m * x) * Math.expm1(x)) / Math.expm1((m + 1) * x);
+  return Math.expm1(-x) / Math.expm1(-(m + 1) * x);
+}
+
+/**
+ * The mean number in an M/M/1/m system, L = ρ/(1 − ρ) − (m+1) ρ^(m+1)/(1 − ρ^(m+1)), m/2 at ρ = 1.
+ * Used to validate the simulator against the exact queue.
+ *
+ * Computed without cancellation near ρ = 1: with x = ln ρ and g(y) = y/(1 − e^(−y)),
+ * L = (g((m+1)x) − g(x))/x, and when |(m+1)x| < 1e-2 by its Taylor series
+ * L = m/2 + ((m+1)² − 1)x/12 − ((m+1)⁴ − 1)x³/720 + ((m+1)⁶ − 1)x⁵/30240 (Bernoulli numbers).
+ */
+export function mm1mMeanInSystem(rho: number, m: number): number {
+  if (rho <= 0) return 0;
+  if (rho === Number.POSITIVE_INFINITY) return m;
+  const x = Math.log(rho);
+  const a = (m + 1) * x;
+  if (Math.abs(a) < 1e-2) {
+    const n = m + 1;
+    const n2 = n * n;
+    const x2 = x * x;
+    return (
+      m / 2 +
+      ((n2 - 1) * x) / 12 -
+      ((n2 * n2 - 1) * x * x2) / 720 +
+      ((n2 * n2 * n2 - 1) * x * x2 * x2) / 30240
+    );
+  }
+  return (bernoulliGenerating(a) - bernoulliGenerating(x)) / x;
+}
+
+/** g(y) = y/(1 − e^(−y)), 1 at y = 0; stable for large |y| of either sign. */
+function bernoulliGenerating(y: number): number {
+  if (y === 0) return 1;
+  const denominator = -Math.expm1(-y);
+  return Number.isFinite(denominator) ? y / denominator : 0;
+}
+
+/** The `mm1m` law for a service with system capacity m. */
+export function mm1mPhi(m: number): Phi {
+  checkQueue(m);
+  return Object.assign((rho: number) => mm1mBlocking(rho, m), { model: 'mm1m' as const });
+}
+
+/** Throws a RangeError unless m is an integer ≥ 1. */
+export function checkQueue(m: number): void {
+  if (!(Number.isInteger(m) && m >= 1)) {
+    throw new RangeError(`queue (system capacity m) should be an integer ≥ 1, got ${m}`);
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * The discrete-event simulator: an event queue and engine in virtual time, the single-service
+ * simulation of DiffTry's model with retries, and confidence intervals over replications.
+ * @module
+ */
+export { EventQueue } from './engine/EventQueue.js';
+export { IntFifo } from './engine/IntFifo.js';
+export {
+  DEFAULT_PROGRESS_EVERY_EVENTS,
+  type EventHandler,
+  Simulation,
+  type SimulationOptions,
+  type SimulationProgress,
+} from './engine/Simulation.js';
+export {
+  type ReplicatedClassMeasurement,
+  type ReplicatedSingleServiceResult,
+  type ReplicateOptions,
+  replicateSingleService,
+  type WithCi95,
+} from './replicate.js';
+export {
+  DEFAULT_WARMUP_FRACTION,
+  type SingleServiceClass,
+  type SingleServiceConfig,
+} from './SingleServiceConfig.js';
+export type {
+  ClassMeasurement,
+  ServiceMeasurement,
+  SingleServiceResult,
+} from './SingleServiceResult.js';
+export { type SimulateOptions, simulateSingleService } from './singleService.js';
+export { type MeanWithCi95, meanWithCi95, studentT975 } from './stats/confidence.js';

@@ -1,0 +1,419 @@
+import type { Histogram } from 'hdr-histogram-js';
+import type { BackoffDescription } from '../model/backoff/BackoffDescription.js';
+import { drawRetryDelay } from '../model/backoff/retryDelay.js';
+import type { ServiceTimeDistribution } from '../model/distributions/ServiceTimeDistribution.js';
+import { type RandomSource, seededRandom } from '../model/random.js';
+import { IntFifo } from './engine/IntFifo.js';
+import { Simulation } from './engine/Simulation.js';
+import {
+  createLatencyHistogram,
+  LATENCY_PERCENTILES,
+  latencyPercentileSeconds,
+  MICROSECONDS_PER_SECOND,
+} from './latencyHistogram.js';
+import {
+  type ResolvedSingleServiceConfig,
+  resolveSingleServiceConfig,
+  type SingleServiceConfig,
+} from './SingleServiceConfig.js';
+import type { ClassMeasurement, SingleServiceResult } from './SingleServiceResult.js';
+
+/** Options of {@link simulateSingleService}. */
+export interface SimulateOptions {
+  /**
+   * Called about every 2^16 events with the fraction (0..1) of the virtual time of warm-up and
+   * window simulated so far (it stays at 1 while the last measured requests finish), and once
+   * with 1 at the end.
+   */
+  readonly onProgress?: (fraction: number) => void;
+}
+
+/** A run's result and the latency histograms behind its percentiles (one per class). */
+export interface SingleServiceRunOutput {
+  readonly result: SingleServiceResult;
+  readonly histograms: readonly Histogram[];
+}
+
+/**
+ * Simulates one FCFS service with retrying classes of requests, in virtual time.
+ *
+ * Original arrivals of class p form a Poisson stream of rate λ_p from time 0 on an empty system.
+ * An attempt that finds m requests present is rejected; the client waits the backoff delay and
+ * retries, at most k_p times, after which the request is finally rejected. Only requests whose
+ * original arrival falls in [warmup, warmup + duration) are measured; arrivals go on after the
+ * window until every measured request has finished, so its tail meets a loaded system, not an
+ * emptying one. Time averages (L) cover the window only.
+ *
+ * Same configuration (seed and stream included) ⇒ bit-identical result.
+ *
+ * @example
+ * ```ts
+ * const result = simulateSingleService({
+ *   capacity: 143,
+ *   queue: 50,
+ *   classes: [
+ *     { name: 'high', arrivalRate: 50, retryLimit: 5 },
+ *     { name: 'low', arrivalRate: 250, retryLimit: 1 },
+ *   ],
+ *   duration: 60,
+ *   seed: 1,
+ * });
+ * result.classes.low?.rejection; // ≈ 0.59 (s ≈ 0.77, so s² for k = 1)
+ * ```
+ */
+export function simulateSingleService(
+  config: Readonly<SingleServiceConfig>,
+  options: Readonly<SimulateOptions> = {},
+): SingleServiceResult {
+  return runSingleService(resolveSingleServiceConfig(config), options).result;
+}
+
+/**
+ * {@link simulateSingleService} on a checked configuration, also returning the latency
+ * histograms (which {@link replicateSingleService} pools).
+ */
+export function runSingleService(
+  config: ResolvedSingleServiceConfig,
+  options: Readonly<SimulateOptions> = {},
+): SingleServiceRunOutput {
+  const run = new SingleServiceRun(config, seededRandom(config.seed, config.stream), options);
+  run.simulation.run();
+  options.onProgress?.(1);
+  return run.output();
+}
+
+/** Request flags. */
+const MEASURED = 1;
+const ACCEPTED_IN_WINDOW = 2;
+
+/**
+ * The state of one run. Requests live in a struct of typed arrays indexed by a request id that
+ * a free list recycles, so the hot path allocates nothing.
+ */
+class SingleServiceRun {
+  readonly simulation: Simulation;
+  private readonly config: ResolvedSingleServiceConfig;
+  private readonly random: RandomSource;
+  private readonly serviceTime: ServiceTimeDistribution;
+  private readonly queueLimit: number;
+  private readonly warmup: number;
+  private readonly windowEnd: number;
+  private readonly arrivalKind: number;
+  private readonly retryKind: number;
+  private readonly departureKind: number;
+
+  // Per class.
+  private readonly meanInterarrival: Float64Array;
+  private readonly retryLimit: Int32Array;
+  private readonly backoffs: readonly BackoffDescription[];
+  private readonly firstPreviousDelayMs: Float64Array;
+  private readonly originals: Float64Array;
+  private readonly attempts: Float64Array;
+  private readonly attemptRejections: Float64Array;
+  private readonly finalRejections: Float64Array;
+  private readonly successes: Float64Array;
+  private readonly latencySum: Float64Array;
+  private readonly latencySumCompensation: Float64Array;
+  private readonly histograms: readonly Histogram[];
+
+  // Per request (indexed by id).
+  private requestClass: Int32Array;
+  private originTime: Float64Array;
+  private retriesUsed: Int32Array;
+  private previousDelayMs: Float64Array;
+  private acceptedAt: Float64Array;
+  private flags: Uint8Array;
+  private freeIds: Int32Array;
+  private freeCount = 0;
+  private idsInUse = 0;
+
+  // The server: the head of `line` is in service.
+  private readonly line = new IntFifo();
+  private inSystem = 0;
+
+  // Window bookkeeping.
+  private windowEnded = false;
+  /** Measured requests not yet finished. */
+  private measuredOutstanding = 0;
+  /** Jobs accepted in the window and not yet departed. */
+  private windowJobsInSystem = 0;
+  private lastChange = 0;
+  private area = 0;
+  private areaCompensation = 0;
+  private acceptedInWindow = 0;
+  private sojournSum = 0;
+
+  constructor(
+    config: ResolvedSingleServiceConfig,
+    random: RandomSource,
+    options: Readonly<SimulateOptions>,
+  ) {
+    this.config = config;
+    this.random = random;
+    this.serviceTime = config.serviceTime;
+    this.queueLimit = config.queue;
+    this.warmup = config.warmup;
+    this.windowEnd = config.warmup + config.duration;
+    const onProgress = options.onProgress;
+    const horizon = this.windowEnd;
+    this.simulation = new Simulation(
+      onProgress === undefined
+        ? {}
+        : { onProgress: (_events, now) => onProgress(Math.min(1, now / horizon)) },
+    );
+    const simulation = this.simulation;
+    this.arrivalKind = simulation.define((classIndex) => this.arrival(classIndex));
+    this.retryKind = simulation.define((id) => this.attempt(id));
+    this.departureKind = simulation.define(() => this.departure());
+    const windowEndKind = simulation.define(() => this.closeWindow());
+
+    const classCount = config.classes.length;
+    this.meanInterarrival = new Float64Array(classCount);
+    this.retryLimit = new Int32Array(classCount);
+    this.firstPreviousDelayMs = new Float64Array(classCount);
+    this.backoffs = config.classes.map((entry) => entry.backoff);
+    this.originals = new Float64Array(classCount);
+    this.attempts = new Float64Array(classCount);
+    this.attemptRejections = new Float64Array(classCount);
+    this.finalRejections = new Float64Array(classCount);
+    this.successes = new Float64Array(classCount);
+    this.latencySum = new Float64Array(classCount);
+    this.latencySumCompensation = new Float64Array(classCount);
+    this.histograms = config.classes.map(() => createLatencyHistogram());
+    config.classes.forEach((entry, index) => {
+      this.meanInterarrival[index] = 1 / entry.arrivalRate;
+      this.retryLimit[index] = entry.retryLimit;
+      this.firstPreviousDelayMs[index] =
+        entry.backoff.kind === 'exponential' ? entry.backoff.baseMs : 0;
+    });
+
+    const initialIds = 256;
+    this.requestClass = new Int32Array(initialIds);
+    this.originTime = new Float64Array(initialIds);
+    this.retriesUsed = new Int32Array(initialIds);
+    this.previousDelayMs = new Float64Array(initialIds);
+    this.acceptedAt = new Float64Array(initialIds);
+    this.flags = new Uint8Array(initialIds);
+    this.freeIds = new Int32Array(initialIds);
+
+    simulation.schedule(this.windowEnd, windowEndKind, 0);
+    // First arrivals after the window-end event, so an arrival drawn exactly at the window end
+    // (not measured) follows it.
+    for (let index = 0; index < classCount; index++) {
+      if (config.classes[index]?.arrivalRate === 0) continue;
+      simulation.schedule(this.interarrival(index), this.arrivalKind, index);
+    }
+  }
+
+  private interarrival(classIndex: number): number {
+    return -this.meanInterarrival[classIndex] * Math.log1p(-this.random());
+  }
+
+  /** An original arrival of class `classIndex`. */
+  private arrival(classIndex: number): void {
+    const simulation = this.simulation;
+    const now = simulation.now;
+    simulation.schedule(now + this.interarrival(classIndex), this.arrivalKind, classIndex);
+    const id = this.allocate();
+    this.requestClass[id] = classIndex;
+    this.originTime[id] = now;
+    this.retriesUsed[id] = 0;
+    this.previousDelayMs[id] = this.firstPreviousDelayMs[classIndex];
+    if (now >= this.warmup && now < this.windowEnd) {
+      this.flags[id] = MEASURED;
+      this.originals[classIndex]++;
+      this.measuredOutstanding++;
+    } else {
+      this.flags[id] = 0;
+    }
+    this.attempt(id);
+  }
+
+  /** An attempt (first or retry) of request `id`. */
+  private attempt(id: number): void {
+    const simulation = this.simulation;
+    const now = simulation.now;
+    const classIndex = this.requestClass[id];
+    const measured = (this.flags[id] & MEASURED) !== 0;
+    if (measured) this.attempts[classIndex]++;
+    if (this.inSystem >= this.queueLimit) {
+      if (measured) this.attemptRejections[classIndex]++;
+      const used = this.retriesUsed[id];
+      if (used < this.retryLimit[classIndex]) {
+        const retry = used + 1;
+        this.retriesUsed[id] = retry;
+        const delayMs = drawRetryDelay(
+          this.backoffs[classIndex] as BackoffDescription,
+          retry,
+          this.previousDelayMs[id],
+          this.random,
+        );
+        this.previousDelayMs[id] = delayMs;
+        simulation.schedule(now + delayMs / 1000, this.retryKind, id);
+        return;
+      }
+      this.release(id);
+      if (measured) {
+        this.finalRejections[classIndex]++;
+        this.measuredOutstanding--;
+        this.stopIfDrained();
+      }
+      return;
+    }
+    this.accumulateArea(now);
+    this.inSystem++;
+    this.acceptedAt[id] = now;
+    if (now >= this.warmup && now < this.windowEnd) {
+      this.flags[id] |= ACCEPTED_IN_WINDOW;
+      this.windowJobsInSystem++;
+    }
+    this.line.push(id);
+    if (this.inSystem === 1) {
+      simulation.schedule(now + this.serviceTime.sample(this.random), this.departureKind, id);
+    }
+  }
+
+  /** The job at the head of the line finishes service. */
+  private departure(): void {
+    const simulation = this.simulation;
+    const now = simulation.now;
+    const id = this.line.shift();
+    this.accumulateArea(now);
+    this.inSystem--;
+    const flags = this.flags[id];
+    if ((flags & ACCEPTED_IN_WINDOW) !== 0) {
+      this.acceptedInWindow++;
+      this.sojournSum += now - this.acceptedAt[id];
+      this.windowJobsInSystem--;
+    }
+    if ((flags & MEASURED) !== 0) {
+      const classIndex = this.requestClass[id];
+      const latency = now - this.originTime[id];
+      this.successes[classIndex]++;
+      // Kahan summation: a long run adds millions of small latencies.
+      const term = latency - this.latencySumCompensation[classIndex];
+      const sum = this.latencySum[classIndex] + term;
+      this.latencySumCompensation[classIndex] = sum - this.latencySum[classIndex] - term;
+      this.latencySum[classIndex] = sum;
+      (this.histograms[classIndex] as Histogram).recordValue(
+        Math.round(latency * MICROSECONDS_PER_SECOND),
+      );
+      this.measuredOutstanding--;
+    }
+    this.release(id);
+    if (this.inSystem > 0) {
+      simulation.schedule(
+        now + this.serviceTime.sample(this.random),
+        this.departureKind,
+        this.line.peek(),
+      );
+    }
+    this.stopIfDrained();
+  }
+
+  private closeWindow(): void {
+    this.accumulateArea(this.windowEnd);
+    this.windowEnded = true;
+    this.stopIfDrained();
+  }
+
+  private stopIfDrained(): void {
+    if (this.windowEnded && this.measuredOutstanding === 0 && this.windowJobsInSystem === 0) {
+      this.simulation.stop();
+    }
+  }
+
+  /** Adds the number in system times the part of [lastChange, now) inside the window. */
+  private accumulateArea(now: number): void {
+    const from = Math.max(this.lastChange, this.warmup);
+    const to = Math.min(now, this.windowEnd);
+    this.lastChange = now;
+    if (to <= from || this.inSystem === 0) return;
+    const term = this.inSystem * (to - from) - this.areaCompensation;
+    const sum = this.area + term;
+    this.areaCompensation = sum - this.area - term;
+    this.area = sum;
+  }
+
+  private allocate(): number {
+    if (this.freeCount > 0) return this.freeIds[--this.freeCount];
+    if (this.idsInUse === this.flags.length) this.growRequests();
+    return this.idsInUse++;
+  }
+
+  private release(id: number): void {
+    this.freeIds[this.freeCount++] = id;
+  }
+
+  private growRequests(): void {
+    const size = this.flags.length * 2;
+    const grow = <T extends Int32Array | Float64Array | Uint8Array>(
+      old: T,
+      make: (n: number) => T,
+    ): T => {
+      const next = make(size);
+      next.set(old);
+      return next;
+    };
+    this.requestClass = grow(this.requestClass, (n) => new Int32Array(n));
+    this.originTime = grow(this.originTime, (n) => new Float64Array(n));
+    this.retriesUsed = grow(this.retriesUsed, (n) => new Int32Array(n));
+    this.previousDelayMs = grow(this.previousDelayMs, (n) => new Float64Array(n));
+    this.acceptedAt = grow(this.acceptedAt, (n) => new Float64Array(n));
+    this.flags = grow(this.flags, (n) => new Uint8Array(n));
+    this.freeIds = grow(this.freeIds, (n) => new Int32Array(n));
+  }
+
+  output(): SingleServiceRunOutput {
+    const { duration, warmup, capacity, classes: classConfigs } = this.config;
+    const classes: Record<string, ClassMeasurement> = {};
+    let attempts = 0;
+    let attemptRejections = 0;
+    classConfigs.forEach((entry, index) => {
+      const originals = this.originals[index] as number;
+      const classAttempts = this.attempts[index] as number;
+      const classAttemptRejections = this.attemptRejections[index] as number;
+      const successes = this.successes[index] as number;
+      const histogram = this.histograms[index] as Histogram;
+      attempts += classAttempts;
+      attemptRejections += classAttemptRejections;
+      const percentiles = {} as Record<(typeof LATENCY_PERCENTILES)[number]['field'], number>;
+      for (const { percentile, field } of LATENCY_PERCENTILES) {
+        percentiles[field] = latencyPercentileSeconds(histogram, percentile);
+      }
+      classes[entry.name] = {
+        originals,
+        attempts: classAttempts,
+        attemptRejections: classAttemptRejections,
+        finalRejections: this.finalRejections[index] as number,
+        successes,
+        arrivalRate: originals / duration,
+        attemptRate: classAttempts / duration,
+        goodput: successes / duration,
+        rejection: ratio(this.finalRejections[index] as number, originals),
+        attemptRejection: ratio(classAttemptRejections, classAttempts),
+        attemptsPerRequest: ratio(classAttempts, originals),
+        latencyMean: ratio(this.latencySum[index] as number, successes),
+        ...percentiles,
+      };
+    });
+    const result: SingleServiceResult = {
+      s: ratio(attemptRejections, attempts),
+      rho: attempts / duration / capacity,
+      meanInSystem: this.area / duration,
+      throughput: this.acceptedInWindow / duration,
+      meanSojourn: ratio(this.sojournSum, this.acceptedInWindow),
+      duration,
+      warmup,
+      events: this.simulation.eventsProcessed,
+      endTime: this.simulation.now,
+      classes,
+    };
+    return { result, histograms: this.histograms };
+  }
+}
+
+/** numerator / denominator, NaN when the denominator is 0 (no observations). */
+function ratio(numerator: number, denominator: number): number {
+  return denominator > 0 ? numerator / denominator : Number.NaN;
+}

@@ -1,0 +1,180 @@
+import type { z } from 'zod';
+import { type CustomIssue, reportIssue } from './customIssue.js';
+import { formatNumber, formatValue } from './formatValue.js';
+import type { NetworkSpec, ServiceSpec } from './schema.js';
+
+/** Route probabilities of one class at one service may exceed 1 by this much (rounding). */
+export const ROUTE_SUM_TOLERANCE = 1e-9;
+
+/**
+ * Checks the rules of a network file that span fields, as a zod refinement of the network
+ * schema (so its problems come out in the same pass and format as the schema's own):
+ *
+ * - class names and service names are unique;
+ * - `arrivals` and `retries` keys and the `class` of routes and calls name declared classes;
+ * - the `to` of routes and calls names a declared service;
+ * - a service has routes or calls, and the network does not mix routing and calling services;
+ * - calls form a DAG (routes may have cycles);
+ * - at each service, the probabilities of the routes that apply to a class (a route without
+ *   `class` applies to all) sum to at most 1, within {@link ROUTE_SUM_TOLERANCE};
+ * - some service has a positive arrival rate.
+ *
+ * It runs on a value whose types are right but whose ranges may not be (zod still reports those),
+ * so it never assumes more than the types.
+ */
+export function checkNetworkRules(network: NetworkSpec, ctx: z.RefinementCtx): void {
+  const report = (issue: CustomIssue) => reportIssue(ctx, issue);
+  const classNames = network.classes.map((c) => c.name);
+  const serviceNames = network.services.map((s) => s.name);
+  checkUnique(classNames, 'classes', 'class', report);
+  checkUnique(serviceNames, 'services', 'service', report);
+
+  const declaredClass = declared('class', classNames);
+  const declaredService = declared('service', serviceNames);
+  network.services.forEach((service, i) => {
+    const at = ['services', i] as const;
+    for (const field of ['arrivals', 'retries'] as const) {
+      for (const className of Object.keys(service[field] ?? {})) {
+        declaredClass.check([...at, field, className], className, report, 'key');
+      }
+    }
+    for (const field of ['routes', 'calls'] as const) {
+      service[field]?.forEach((edge, j) => {
+        declaredService.check([...at, field, j, 'to'], edge.to, report);
+        if (edge.class !== undefined) {
+          declaredClass.check([...at, field, j, 'class'], edge.class, report);
+        }
+      });
+    }
+    checkRouteSums(service, i, classNames, report);
+  });
+
+  checkOneMode(network.services, report);
+  checkCallsAcyclic(network.services, report);
+  checkSomeArrivals(network.services, report);
+}
+
+type Report = (issue: CustomIssue) => void;
+
+/** The two ways a service passes requests on: probabilistic routes or a call graph. */
+type EdgeField = 'routes' | 'calls';
+
+function checkUnique(names: readonly string[], list: string, kind: string, report: Report): void {
+  const firstIndex = new Map<string, number>();
+  names.forEach((name, i) => {
+    const first = firstIndex.get(name);
+    if (first === undefined) {
+      firstIndex.set(name, i);
+      return;
+    }
+    report({
+      path: [list, i, 'name'],
+      problem: `duplicate ${kind} name ${formatValue(name)}, first declared at ${list}[${first}]`,
+      expected: `a unique ${kind} name`,
+    });
+  });
+}
+
+/** A check that a reference names one of the declared names, listing them when it does not. */
+function declared(kind: string, names: readonly string[]) {
+  const known = new Set(names);
+  const expected = `a declared ${kind} (${names.join(', ')})`;
+  return {
+    check(path: PropertyKey[], name: string, report: Report, at?: 'key'): void {
+      // With nothing declared, the empty list is the problem, and it is reported as such.
+      if (known.has(name) || known.size === 0) return;
+      const problem = `expected ${expected}, got ${formatValue(name)}`;
+      report(at === undefined ? { path, problem, expected } : { path, problem, expected, at });
+    },
+  };
+}
+
+function checkRouteSums(
+  service: ServiceSpec,
+  index: number,
+  classNames: readonly string[],
+  report: Report,
+): void {
+  const routes = service.routes ?? [];
+  // An out-of-range probability is already reported where it is written; a sum built on it
+  // would only repeat that problem further from its cause.
+  if (routes.length === 0 || routes.some((r) => !(r.p >= 0 && r.p <= 1))) return;
+  for (const className of new Set(classNames)) {
+    let sum = 0;
+    for (const route of routes) {
+      if (route.class === undefined || route.class === className) sum += route.p;
+    }
+    if (sum <= 1 + ROUTE_SUM_TOLERANCE) continue;
+    report({
+      path: ['services', index, 'routes'],
+      problem: `route probabilities for class ${className} sum to ${formatNumber(sum)}, expected at most 1`,
+      expected: 'route probabilities summing to at most 1',
+      at: 'key',
+    });
+  }
+}
+
+function checkOneMode(services: readonly ServiceSpec[], report: Report): void {
+  const firstRouting = services.findIndex((s) => s.routes !== undefined);
+  const firstCalling = services.findIndex((s) => s.calls !== undefined);
+  if (firstRouting < 0 || firstCalling < 0) return;
+  // Blame whichever mode appears second: the first one set the style of the file.
+  const [first, firstMode, secondMode]: [number, EdgeField, EdgeField] =
+    firstRouting < firstCalling
+      ? [firstRouting, 'routes', 'calls']
+      : [firstCalling, 'calls', 'routes'];
+  services.forEach((service, i) => {
+    if (service[secondMode] === undefined || service[firstMode] !== undefined) return;
+    report({
+      path: ['services', i, secondMode],
+      problem: `a network uses routes or calls, not both: services[${first}] (${services[first]?.name}) has ${firstMode}, this service has ${secondMode}`,
+      expected: `${firstMode}, as at services[${first}]`,
+      at: 'key',
+    });
+  });
+}
+
+function checkCallsAcyclic(services: readonly ServiceSpec[], report: Report): void {
+  const indexOf = new Map<string, number>();
+  services.forEach((s, i) => {
+    if (!indexOf.has(s.name)) indexOf.set(s.name, i);
+  });
+  const state: ('new' | 'open' | 'done')[] = services.map(() => 'new');
+  const stack: number[] = [];
+
+  const visit = (i: number): void => {
+    state[i] = 'open';
+    stack.push(i);
+    services[i]?.calls?.forEach((call, j) => {
+      const child = indexOf.get(call.to);
+      if (child === undefined) return;
+      if (state[child] === 'open') {
+        const cycle = [...stack.slice(stack.indexOf(child)), child].map((k) => services[k]?.name);
+        report({
+          path: ['services', i, 'calls', j, 'to'],
+          problem: `calls form a cycle ${cycle.join(' → ')}, expected calls without cycles (a DAG)`,
+          expected: 'calls without cycles (a DAG)',
+        });
+      } else if (state[child] === 'new') visit(child);
+    });
+    stack.pop();
+    state[i] = 'done';
+  };
+
+  services.forEach((_, i) => {
+    if (state[i] === 'new') visit(i);
+  });
+}
+
+function checkSomeArrivals(services: readonly ServiceSpec[], report: Report): void {
+  // An empty list is already reported as such.
+  if (services.length === 0) return;
+  if (services.some((s) => Object.values(s.arrivals).some((rate) => rate > 0))) return;
+  report({
+    path: ['services'],
+    problem:
+      'no service has a positive arrival rate, expected arrivals > 0 for some class somewhere',
+    expected: 'a positive arrival rate at some service',
+    at: 'key',
+  });
+}

@@ -1,0 +1,87 @@
+import { type BackoffDescription, DEFAULT_BACKOFF } from '../model/backoff/BackoffDescription.js';
+import { retryDelayLaw } from '../model/backoff/retryDelay.js';
+import { serviceTimeDistribution } from '../model/distributions/index.js';
+import type { NetworkModel } from '../model/network/NetworkModel.js';
+import type { ModelName } from '../model/phi/Phi.js';
+import { residualAlpha } from '../model/residual.js';
+import type { NetworkSpec } from './schema.js';
+
+/** What-if overrides applied on top of a network file. */
+export interface NetworkOverrides {
+  /** Use this φ law at every service, whatever the file says. */
+  readonly model?: ModelName;
+  /**
+   * Retry limit per class name, applied at every hop (it replaces the class's `retries` and every
+   * per-service override of that class).
+   */
+  readonly retries?: Readonly<Record<string, number>>;
+}
+
+/**
+ * The backoff a class uses: its own, else the network's, else {@link DEFAULT_BACKOFF}.
+ */
+export function classBackoff(network: NetworkSpec, classIndex: number): BackoffDescription {
+  return network.classes[classIndex]?.backoff ?? network.backoff ?? DEFAULT_BACKOFF;
+}
+
+/**
+ * Turns a parsed network file into the analysis's {@link NetworkModel}: class indices for
+ * names, per-service retry limits with overrides resolved, and the residual-time α of every retry
+ * where a service asks for the correction (from its service-time law and the class's backoff).
+ * @throws RangeError when an override names a class the file does not declare.
+ * @example
+ * ```ts
+ * const model = toNetworkModel(parseNetwork(text, 'net.yaml'), { retries: { low: 5 } });
+ * ```
+ */
+export function toNetworkModel(
+  network: NetworkSpec,
+  overrides: NetworkOverrides = {},
+): NetworkModel {
+  const classNames = network.classes.map((c) => c.name);
+  for (const name of Object.keys(overrides.retries ?? {})) {
+    if (!classNames.includes(name)) {
+      throw new RangeError(
+        `--retries names class "${name}", expected one of the file's classes (${classNames.join(', ')})`,
+      );
+    }
+  }
+  const serviceIndex = new Map(network.services.map((s, i) => [s.name, i]));
+  const classLimit = (p: number) => {
+    const name = classNames[p] as string;
+    return overrides.retries?.[name] ?? network.classes[p]?.retries ?? 0;
+  };
+  return {
+    classes: network.classes.map((c, p) => ({ name: c.name, retryLimit: classLimit(p) })),
+    services: network.services.map((service) => {
+      const retryLimits = classNames.map((name, p) =>
+        overrides.retries?.[name] !== undefined
+          ? classLimit(p)
+          : (service.retries?.[name] ?? classLimit(p)),
+      );
+      const distribution = serviceTimeDistribution(service.serviceTime, service.capacity);
+      const residualAlphas = service.residual
+        ? retryLimits.map((k, p) => {
+            const backoff = classBackoff(network, p);
+            return Array.from({ length: k }, (_, j) =>
+              residualAlpha(distribution, retryDelayLaw(backoff, j + 1)),
+            );
+          })
+        : undefined;
+      return {
+        name: service.name,
+        capacity: service.capacity,
+        queue: service.queue,
+        model: overrides.model ?? service.model ?? network.model,
+        arrivals: classNames.map((name) => service.arrivals[name] ?? 0),
+        retryLimits,
+        residualAlphas,
+        routes: (service.routes ?? []).map((route) => ({
+          to: serviceIndex.get(route.to) ?? -1,
+          p: route.p,
+          classIndex: route.class === undefined ? undefined : classNames.indexOf(route.class),
+        })),
+      };
+    }),
+  };
+}

@@ -1,0 +1,221 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/program.js';
+import { solveService } from '../../src/model/index.js';
+
+/** Runs the CLI in-process and captures what it writes. */
+async function run(...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    stdout += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    stderr += String(chunk);
+    return true;
+  });
+  try {
+    const code = await main(argv);
+    return { code, stdout, stderr };
+  } finally {
+    vi.restoreAllMocks();
+  }
+}
+
+function tempFile(name: string, text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'difftry-cli-'));
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('difftry analyze', () => {
+  it('prints DESIGN.md’s JSON document for the built-in example, equal to the model', async () => {
+    const { code, stdout, stderr } = await run('analyze', '--example', 'single', '--json');
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    const doc = JSON.parse(stdout);
+    const reference = solveService({
+      capacity: 143,
+      queue: 50,
+      model: 'mixed',
+      classes: [
+        { arrivalRate: 50, retryLimit: 5 },
+        { arrivalRate: 250, retryLimit: 1 },
+      ],
+    });
+    expect(doc.classes).toEqual([
+      { name: 'high', retries: 5 },
+      { name: 'low', retries: 1 },
+    ]);
+    expect(doc.converged).toBe(true);
+    expect(doc.iterations).toBe(1);
+    expect(doc.services.frontend.s).toBeCloseTo(reference.s, 12);
+    expect(doc.services.frontend.rho).toBeCloseTo(reference.rho, 12);
+    expect(doc.services.frontend.classes.high).toEqual({
+      in: 50,
+      out: reference.classes[0]?.goodput,
+      attempts: reference.classes[0]?.attempts,
+      rejection: reference.classes[0]?.rejection,
+    });
+    expect(doc.endToEnd.low.rejection).toBeCloseTo(
+      reference.classes[1]?.rejection ?? Number.NaN,
+      12,
+    );
+    expect(doc.endToEnd.low.completion).toBeCloseTo(1 - (reference.classes[1]?.rejection ?? 0), 12);
+  });
+
+  it('applies --retries and --model to every hop', async () => {
+    const { stdout } = await run(
+      'analyze',
+      '--example',
+      'single',
+      '--json',
+      '--retries',
+      'low=5',
+      '--model',
+      'fluid',
+    );
+    const doc = JSON.parse(stdout);
+    // With equal limits both classes see the same rejection s^(k+1).
+    expect(doc.endToEnd.high.rejection).toBeCloseTo(doc.endToEnd.low.rejection, 12);
+    expect(doc.endToEnd.high.rejection).toBeCloseTo(doc.services.frontend.s ** 6, 12);
+    expect(doc.services.frontend.model).toBe('fluid');
+  });
+
+  it('prints aligned tables by default', async () => {
+    const { code, stdout } = await run('analyze', '--example', 'single');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Services\n/);
+    expect(stdout).toContain('End to end (converged in 1 iteration)');
+    const rule = stdout.split('\n')[2] ?? '';
+    expect(rule).toMatch(/^─+( +─+)+$/);
+  });
+
+  it('reads a YAML file from disk', async () => {
+    const path = tempFile(
+      'net.yaml',
+      'classes:\n  - { name: gold, retries: 2 }\nservices:\n  - { name: api, capacity: 10, queue: 5, arrivals: { gold: 5 } }\n',
+    );
+    const { code, stdout } = await run('analyze', path, '--json');
+    expect(code).toBe(0);
+    const doc = JSON.parse(stdout);
+    expect(Object.keys(doc.services)).toEqual(['api']);
+    expect(doc.services.api.model).toBe('mixed');
+  });
+});
+
+describe('bad input exits 2 with one line and writes nothing on stdout', () => {
+  const cases: [string, string[], RegExp][] = [
+    ['no file', ['analyze'], /missing network/],
+    ['unknown example', ['analyze', '--example', 'nope'], /built-in example .*"nope"/],
+    ['bad --retries', ['analyze', '--example', 'single', '--retries', 'high=x'], /--retries/],
+    [
+      'unknown class in --retries',
+      ['analyze', '--example', 'single', '--retries', 'gold=1'],
+      /class "gold"/,
+    ],
+    ['bad --model', ['analyze', '--example', 'single', '--model', 'mm2'], /--model.*"mm2"/],
+    ['missing file', ['analyze', '/nonexistent/difftry.yaml'], /difftry\.yaml/],
+    ['bad --duration', ['simulate', '--example', 'single', '--duration', '-1'], /--duration/],
+    [
+      'bad --replications',
+      ['simulate', '--example', 'single', '--replications', '0'],
+      /--replications/,
+    ],
+    ['unknown command', ['frobnicate'], /unknown command/],
+  ];
+  it.each(cases)('%s', async (_name, argv, pattern) => {
+    const { code, stdout, stderr } = await run(...argv);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/^difftry: /);
+    expect(stderr).toMatch(pattern);
+  });
+
+  it('names the file, line and place of a bad field', async () => {
+    const path = tempFile(
+      'bad.yaml',
+      'classes:\n  - { name: high, retries: 5 }\nservices:\n  - name: api\n    capacity: -3\n    queue: 5\n    arrivals: { high: 1 }\n',
+    );
+    const { code, stdout, stderr } = await run('analyze', path);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      `difftry: ${path}:5:15: services[0].capacity: expected a positive number (requests/s), got -3\n`,
+    );
+  });
+});
+
+describe('difftry simulate', () => {
+  it('prints the analysis shape with a Ci95 beside every figure, reproducibly', async () => {
+    const argv = [
+      'simulate',
+      '--example',
+      'single',
+      '--json',
+      '--duration',
+      '20',
+      '--replications',
+      '3',
+      '--seed',
+      '7',
+    ];
+    const first = await run(...argv);
+    const second = await run(...argv);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe(second.stdout);
+    const doc = JSON.parse(first.stdout);
+    expect(doc.replications).toBe(3);
+    expect(doc.seed).toBe(7);
+    const high = doc.services.frontend.classes.high;
+    for (const key of ['in', 'out', 'attempts', 'rejection']) {
+      expect(typeof high[key]).toBe('number');
+      expect(high[`${key}Ci95`]).toBeGreaterThan(0);
+    }
+    expect(doc.endToEnd.high.rejection).toBeGreaterThan(0);
+    expect(doc.endToEnd.high.rejection).toBeLessThan(doc.endToEnd.low.rejection);
+  });
+
+  it('refuses a network of several services with one clear line', async () => {
+    const { code, stderr } = await run('simulate', '--example', 'two-tier');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^difftry: simulate: .*one service/);
+  });
+});
+
+describe('difftry demo', () => {
+  it('puts analysis beside simulation for DiffTry (5, 1) and uniform (5, 5)', async () => {
+    const { code, stdout } = await run('demo', '--json', '--duration', '20', '--replications', '3');
+    expect(code).toBe(0);
+    const doc = JSON.parse(stdout);
+    expect(doc.runs.map((r: { retries: unknown }) => r.retries)).toEqual([
+      { high: 5, low: 1 },
+      { high: 5, low: 5 },
+    ]);
+    const [difftry, uniform] = doc.runs;
+    // The published effect: DiffTry protects the high class at the low class's expense.
+    expect(difftry.analysis.endToEnd.high.rejection).toBeLessThan(
+      uniform.analysis.endToEnd.high.rejection / 2,
+    );
+    expect(difftry.analysis.endToEnd.low.rejection).toBeGreaterThan(
+      uniform.analysis.endToEnd.low.rejection,
+    );
+    for (const r of doc.runs) {
+      for (const name of ['high', 'low']) {
+        const predicted = r.analysis.endToEnd[name].rejection;
+        const simulated = r.simulation.endToEnd[name].rejection;
+        expect(
+          Math.abs(predicted - simulated),
+          `${name} ${JSON.stringify(r.retries)}`,
+        ).toBeLessThan(0.05);
+      }
+    }
+  });
+});
