@@ -3,7 +3,7 @@ import type { NetworkReport } from '../model/network/NetworkReport.js';
 import type { ModelName } from '../model/phi/Phi.js';
 import { toNetworkModel } from '../spec/toNetworkModel.js';
 import { loadNetwork, type NetworkSource } from './input.js';
-import { fixed, formatTable } from './table.js';
+import { fixed, formatTable, groupedRows } from './table.js';
 
 /** Options of `difftry analyze`. */
 export interface AnalyzeOptions extends NetworkSource {
@@ -23,24 +23,18 @@ export async function analyzeCommand(options: AnalyzeOptions): Promise<string> {
 
 /** The human-readable form of an analysis: a per-service table and an end-to-end table. */
 export function formatAnalysis(report: NetworkReport): string {
-  const serviceRows: string[][] = [];
-  for (const [name, service] of Object.entries(report.services)) {
-    let first = true;
-    for (const [className, c] of Object.entries(service.classes)) {
-      serviceRows.push([
-        first ? name : '',
-        first ? service.model : '',
-        first ? fixed(service.rho) : '',
-        first ? fixed(service.s) : '',
-        className,
-        fixed(c.in, 2),
-        fixed(c.attempts, 2),
-        fixed(c.rejection),
-        fixed(c.out, 2),
-      ]);
-      first = false;
-    }
-  }
+  const serviceRows = groupedRows(
+    report.services,
+    (service) => service.classes,
+    (name, service) => [name, service.model, fixed(service.rho), fixed(service.s)],
+    (className, c) => [
+      className,
+      fixed(c.in, 2),
+      fixed(c.attempts, 2),
+      fixed(c.rejection),
+      fixed(c.out, 2),
+    ],
+  );
   const services = formatTable(
     [
       { heading: 'service', alignRight: false },

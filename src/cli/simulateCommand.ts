@@ -4,7 +4,7 @@ import { toNetworkModel } from '../spec/toNetworkModel.js';
 import { loadNetwork, type NetworkSource } from './input.js';
 import { progressOnStderr } from './progress.js';
 import { type RunLength, toSingleServiceConfig } from './simulationConfig.js';
-import { fixed, formatTable, withCi } from './table.js';
+import { fixed, formatTable, groupedRows, withCi } from './table.js';
 
 /** Options of `difftry simulate`. */
 export interface SimulateOptions extends NetworkSource, RunLength {
@@ -93,23 +93,22 @@ export function simulationDocument(
 type SimulationDocument = ReturnType<typeof simulationDocument>;
 
 function formatSimulation(model: NetworkModel, doc: SimulationDocument): string {
-  const rows: string[][] = [];
-  for (const [name, service] of Object.entries(doc.services)) {
-    let first = true;
-    for (const [className, c] of Object.entries(service.classes)) {
-      rows.push([
-        first ? name : '',
-        first ? withCi(service.rho, service.rhoCi95, 3) : '',
-        first ? withCi(service.s, service.sCi95) : '',
-        className,
-        fixed(c.in ?? Number.NaN, 2),
-        withCi(c.attempts ?? Number.NaN, c.attemptsCi95 ?? Number.NaN, 2),
-        withCi(c.rejection ?? Number.NaN, c.rejectionCi95 ?? Number.NaN),
-        fixed(c.out ?? Number.NaN, 2),
-      ]);
-      first = false;
-    }
-  }
+  const rows = groupedRows(
+    doc.services,
+    (service) => service.classes,
+    (name, service) => [
+      name,
+      withCi(service.rho, service.rhoCi95, 3),
+      withCi(service.s, service.sCi95),
+    ],
+    (className, c) => [
+      className,
+      fixed(c.in ?? Number.NaN, 2),
+      withCi(c.attempts ?? Number.NaN, c.attemptsCi95 ?? Number.NaN, 2),
+      withCi(c.rejection ?? Number.NaN, c.rejectionCi95 ?? Number.NaN),
+      fixed(c.out ?? Number.NaN, 2),
+    ],
+  );
   const services = formatTable(
     [
       { heading: 'service', alignRight: false },

@@ -41,3 +41,23 @@ export function fixed(value: number, digits = 4): string {
 export function withCi(value: number, ci95: number, digits = 4): string {
   return `${fixed(value, digits)} ± ${fixed(ci95, digits)}`;
 }
+
+/**
+ * Rows for a table grouped by an outer entity (a service) with one row per inner entity (a
+ * class): the outer cells appear on the group's first row only.
+ */
+export function groupedRows<Outer, Inner>(
+  groups: Readonly<Record<string, Outer>>,
+  inner: (outer: Outer) => Readonly<Record<string, Inner>>,
+  outerCells: (name: string, outer: Outer) => string[],
+  innerCells: (name: string, value: Inner) => string[],
+): string[][] {
+  const rows: string[][] = [];
+  for (const [name, outer] of Object.entries(groups)) {
+    const head = outerCells(name, outer);
+    Object.entries(inner(outer)).forEach(([innerName, value], i) => {
+      rows.push([...(i === 0 ? head : head.map(() => '')), ...innerCells(innerName, value)]);
+    });
+  }
+  return rows;
+}
