@@ -1,8 +1,10 @@
+import { writeFile } from 'node:fs/promises';
 import { analyzeNetwork } from '../model/network/analyzeNetwork.js';
 import type { NetworkReport } from '../model/network/NetworkReport.js';
 import type { ModelName } from '../model/phi/Phi.js';
 import { toNetworkModel } from '../spec/toNetworkModel.js';
 import { loadNetwork, type NetworkSource } from './input.js';
+import { applySweep, parseSweep } from './sweep.js';
 import { fixed, formatTable, groupedRows } from './table.js';
 
 /** Options of `difftry analyze`. */
@@ -10,15 +12,95 @@ export interface AnalyzeOptions extends NetworkSource {
   readonly json?: boolean;
   readonly model?: ModelName;
   readonly retries?: Record<string, number>;
+  /** `SERVICE.FIELD=FROM:TO:STEP`: one row per point and class. */
+  readonly sweep?: string;
+  /** Write the sweep as CSV to this file. */
+  readonly csv?: string;
 }
 
-/** `difftry analyze`: solves the model for a network and returns what to print on stdout. */
-export async function analyzeCommand(options: AnalyzeOptions): Promise<string> {
+/** What a command prints: stdout text, and an optional line for stderr. */
+export interface CommandOutput {
+  readonly stdout: string;
+  readonly stderr?: string;
+  /** Exit code; 0 when omitted. */
+  readonly exitCode?: number;
+}
+
+/** `difftry analyze`: solves the model for a network (or a sweep of it). */
+export async function analyzeCommand(options: AnalyzeOptions): Promise<CommandOutput> {
   const network = await loadNetwork(options);
-  const report = analyzeNetwork(
-    toNetworkModel(network, { model: options.model, retries: options.retries }),
+  const model = toNetworkModel(network, { model: options.model, retries: options.retries });
+  if (options.sweep === undefined) {
+    const report = analyzeNetwork(model);
+    const stdout = options.json ? JSON.stringify(report, null, 2) : formatAnalysis(report);
+    return report.converged
+      ? { stdout }
+      : {
+          stdout,
+          stderr: `the fixed point did not converge in ${report.iterations} iterations (residual ${report.residual.toExponential(2)})`,
+          exitCode: 1,
+        };
+  }
+  const sweep = parseSweep(options.sweep, model);
+  const points = sweep.values.map((value) => ({
+    value,
+    report: analyzeNetwork(applySweep(model, sweep, value)),
+  }));
+  const rows = points.flatMap(({ value, report }) =>
+    report.classes.map((c) => ({
+      value,
+      class: c.name,
+      rejection: report.endToEnd[c.name]?.rejection ?? Number.NaN,
+      completion: report.endToEnd[c.name]?.completion ?? Number.NaN,
+      attemptsPerRequest: report.load.attemptsPerRequest,
+      internalPerRequest: report.load.internalPerRequest,
+      converged: report.converged,
+    })),
   );
-  return options.json ? JSON.stringify(report, null, 2) : formatAnalysis(report);
+  let stderr: string | undefined;
+  if (options.csv !== undefined) {
+    const header =
+      'parameter,value,class,rejection,completion,attemptsPerRequest,internalPerRequest,converged';
+    const lines = rows.map((r) =>
+      [
+        sweep.target,
+        r.value,
+        r.class,
+        r.rejection,
+        r.completion,
+        r.attemptsPerRequest,
+        r.internalPerRequest,
+        r.converged,
+      ].join(','),
+    );
+    await writeFile(options.csv, `${[header, ...lines].join('\n')}\n`);
+    stderr = `wrote ${rows.length} rows to ${options.csv}`;
+  }
+  const classCount = model.classes.length;
+  const stdout = options.json
+    ? JSON.stringify({ sweep: { parameter: sweep.target, values: sweep.values }, points }, null, 2)
+    : formatTable(
+        [
+          { heading: sweep.target },
+          { heading: 'class', alignRight: false },
+          { heading: 'rejection' },
+          { heading: 'completion' },
+          { heading: 'attempts/request' },
+          { heading: 'internal/request' },
+        ],
+        rows.map((r, i) => [
+          i % classCount === 0 ? String(r.value) : '',
+          r.class,
+          fixed(r.rejection),
+          fixed(r.completion),
+          fixed(r.attemptsPerRequest, 3),
+          fixed(r.internalPerRequest, 3),
+        ]),
+      );
+  const failures = points.filter((p) => !p.report.converged).length;
+  return failures === 0
+    ? { stdout, stderr }
+    : { stdout, stderr: `${failures} sweep point(s) did not converge`, exitCode: 1 };
 }
 
 /** The human-readable form of an analysis: a per-service table and an end-to-end table. */
@@ -42,7 +124,7 @@ export function formatAnalysis(report: NetworkReport): string {
       { heading: 'ρ' },
       { heading: 's' },
       { heading: 'class', alignRight: false },
-      { heading: 'in/s' },
+      { heading: report.mode === 'calls' ? 'calls in/s' : 'in/s' },
       { heading: 'attempts/s' },
       { heading: 'rejection' },
       { heading: 'out/s' },
@@ -68,6 +150,29 @@ export function formatAnalysis(report: NetworkReport): string {
   );
   const status = report.converged
     ? `converged in ${report.iterations} iteration${report.iterations === 1 ? '' : 's'}`
-    : 'did NOT converge';
-  return `Services\n${services}\n\nEnd to end (${status})\n${endToEnd}`;
+    : `did NOT converge in ${report.iterations} iterations`;
+  const { structure, load } = report;
+  const radius = Object.entries(structure.spectralRadius)
+    .map(([name, r]) => `${name} ${fixed(r, 3)}`)
+    .join(', ');
+  const notes = [
+    `${report.mode === 'calls' ? 'call graph' : 'routing'}, ${structure.dag ? 'a DAG' : `cyclic (ρ(F): ${radius}; ‖F‖∞ = ${fixed(structure.normInf, 3)})`}; unique fixed point: ${uniquenessText(structure.uniqueness)}`,
+    `load: ${fixed(load.external, 2)} requests/s from outside, ${fixed(load.attempts, 2)} attempts/s in all; ` +
+      `${fixed(load.attemptsPerRequest, 3)} attempts per request (${fixed(load.attemptsPerSuccess, 3)} per completed request), ` +
+      `${fixed(load.internalPerRequest, 3)} internal`,
+  ];
+  return `Services\n${services}\n\nEnd to end (${status})\n${endToEnd}\n\n${notes.join('\n')}`;
+}
+
+function uniquenessText(guarantee: NetworkReport['structure']['uniqueness']): string {
+  switch (guarantee) {
+    case 'dag':
+      return 'guaranteed (a DAG)';
+    case 'norm':
+      return 'guaranteed (‖F‖∞ < 1/(P − 1))';
+    case 'class-independent':
+      return 'guaranteed (class-independent routing, P ≤ 2)';
+    case 'none':
+      return 'not guaranteed by any known condition (see difftry verify-uniqueness)';
+  }
 }

@@ -1,7 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { isSpecError } from '../spec/SpecError.js';
-import { analyzeCommand } from './analyzeCommand.js';
+import { analyzeCommand, type CommandOutput } from './analyzeCommand.js';
 import { DEMO_DEFAULTS, demoCommand } from './demoCommand.js';
+import { GENERATE_DEFAULTS, generateCommand } from './generateCommand.js';
 import { integerIn, nonNegativeNumber, parseModel, parseRetries, positiveNumber } from './input.js';
 import { SIMULATE_DEFAULTS, simulateCommand } from './simulateCommand.js';
 import { isUsageError } from './UsageError.js';
@@ -23,7 +24,10 @@ function program(): Command {
     .command('analyze')
     .description('predict per-class, per-service and end-to-end rejection for a network file')
     .argument('[file]', 'network file (YAML or JSON)')
-    .option('--example <name>', 'use a built-in example instead of a file (single)')
+    .option(
+      '--example <name>',
+      'use a built-in example instead of a file (single, two-tier, hotel, hotel-calls)',
+    )
     .option('--json', 'print one JSON document on stdout')
     .option('--model <model>', 'φ at every service: fluid, mm1m or mixed', parseModel)
     .option(
@@ -31,15 +35,20 @@ function program(): Command {
       'retry limits per class at every hop, e.g. high=5,low=1',
       parseRetries,
     )
+    .option('--sweep <spec>', "vary one arrival rate or capacity, e.g. 'frontend.low=50:250:25'")
+    .option('--csv <file>', 'with --sweep: also write the rows as CSV to this file')
     .action(async (file: string | undefined, opts) => {
-      write(await analyzeCommand({ file, ...opts }));
+      emit(await analyzeCommand({ file, ...opts }));
     });
 
   cli
     .command('simulate')
     .description('simulate a network file in virtual time, with 95 % confidence intervals')
     .argument('[file]', 'network file (YAML or JSON)')
-    .option('--example <name>', 'use a built-in example instead of a file (single)')
+    .option(
+      '--example <name>',
+      'use a built-in example instead of a file (single, two-tier, hotel, hotel-calls)',
+    )
     .option('--json', 'print one JSON document on stdout')
     .addOption(
       new Option('--duration <seconds>', 'measured window per replication (virtual seconds)')
@@ -95,8 +104,43 @@ function program(): Command {
     .action(async (opts) => {
       write(await demoCommand(opts));
     });
+  cli
+    .command('generate')
+    .description('write a seeded network file: mubench, dgg (2 to 7 services) or cyclic')
+    .argument('<kind>', 'mubench, dgg or cyclic')
+    .addOption(
+      new Option('--services <n>', 'number of services (default 20; 5 for dgg)').argParser(
+        integerIn('--services', 1, 10_000),
+      ),
+    )
+    .addOption(
+      new Option('--classes <p>', 'priority classes')
+        .argParser(integerIn('--classes', 1, 20))
+        .default(GENERATE_DEFAULTS.classes),
+    )
+    .addOption(
+      new Option('--seed <n>', 'random seed')
+        .argParser(integerIn('--seed', 0, 2 ** 31 - 1))
+        .default(GENERATE_DEFAULTS.seed),
+    )
+    .option('--form <form>', 'routes or calls (default routes; cyclic: routes only)')
+    .option('--output <file>', 'write the network to this file instead of stdout')
+    .option('--json', 'write JSON instead of YAML')
+    .action(async (kind: string, opts) => {
+      const text = await generateCommand({ kind, ...opts });
+      if (text !== undefined) write(text);
+    });
   return cli;
 }
+
+/** Prints a command's output; a non-zero exit code is kept for `main` to return. */
+function emit(output: CommandOutput): void {
+  write(output.stdout);
+  if (output.stderr !== undefined) process.stderr.write(`difftry: ${output.stderr}\n`);
+  if (output.exitCode !== undefined && output.exitCode !== 0) pendingExitCode = output.exitCode;
+}
+
+let pendingExitCode = 0;
 
 function write(text: string): void {
   process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -108,8 +152,9 @@ function write(text: string): void {
  */
 export async function main(argv: readonly string[]): Promise<number> {
   try {
+    pendingExitCode = 0;
     await program().parseAsync([...argv], { from: 'user' });
-    return 0;
+    return pendingExitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? 0 : EXIT_BAD_INPUT;

@@ -13,8 +13,10 @@ export {
   retryDelayLaw,
 } from './backoff/retryDelay.js';
 export * from './distributions/index.js';
-export { analyzeNetwork } from './network/analyzeNetwork.js';
+export { type AnalyzeOptions, analyzeNetwork } from './network/analyzeNetwork.js';
 export type {
+  NetworkBranch,
+  NetworkCall,
   NetworkClass,
   NetworkModel,
   NetworkRoute,
@@ -26,6 +28,20 @@ export type {
   ServiceAnalysis,
   ServiceClassAnalysis,
 } from './network/NetworkReport.js';
+export { type CallSolution, type CallSolveOptions, solveCalls } from './network/solveCalls.js';
+export {
+  INNER_TOLERANCE,
+  type RoutingSolution,
+  type RoutingSolveOptions,
+  solveRouting,
+} from './network/solveRouting.js';
+export {
+  type RoutingStructure,
+  routingRows,
+  routingStructure,
+  type UniquenessGuarantee,
+} from './network/structure.js';
+export { sweepOrder, topologicalOrder } from './network/topology.js';
 export { brentRoot, type RootResult } from './numeric/brent.js';
 export { integrate } from './numeric/integrate.js';
 export * from './phi/index.js';
@@ -33,6 +49,7 @@ export { type RandomSource, seededRandom } from './random.js';
 export { residualAlpha } from './residual.js';
 export { attemptsPerRequest, type RetryFlow, retryFlow } from './retryFlow.js';
 export {
+  attemptRejection,
   FIXED_POINT_TOLERANCE,
   type ResidualClosure,
   type ServiceClassLoad,

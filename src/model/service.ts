@@ -93,7 +93,46 @@ export function solveService(load: ServiceLoad, tolerance = FIXED_POINT_TOLERANC
   checkServiceLoad(load);
   const phi =
     typeof load.model === 'function' ? load.model : phiFor(load.model ?? 'mixed', load.queue);
-  const { capacity, classes } = load;
+  const { s, evaluations } = attemptRejection(
+    phi,
+    load.capacity,
+    load.classes,
+    load.residualClosure ?? 'flow',
+    tolerance,
+  );
+  let attempts = 0;
+  const reports = load.classes.map((c) => {
+    const flow = retryFlow(s, c.retryLimit, c.residualAlphas);
+    attempts += c.arrivalRate * flow.attemptsPerRequest;
+    return {
+      arrivalRate: c.arrivalRate,
+      attempts: c.arrivalRate * flow.attemptsPerRequest,
+      rejection: flow.rejection,
+      goodput: c.arrivalRate * (1 - flow.rejection),
+    };
+  });
+  return { s, rho: attempts / load.capacity, classes: reports, evaluations };
+}
+
+/**
+ * The fixed point s = φ(ρ(s)) of one service, without input checks or a report: the inner loop
+ * of the network solvers. Same method and tolerance as {@link solveService}.
+ * @internal
+ */
+export function attemptRejection(
+  phi: Phi,
+  capacity: number,
+  classes: readonly ServiceClassLoad[],
+  closure: ResidualClosure,
+  tolerance = FIXED_POINT_TOLERANCE,
+): { s: number; evaluations: number } {
+  let totalRate = 0;
+  let corrected = false;
+  for (const c of classes) {
+    totalRate += c.arrivalRate;
+    if (closure === 'flow' && (c.residualAlphas?.length ?? 0) > 0) corrected = true;
+  }
+  if (totalRate <= 0) return { s: 0, evaluations: 0 };
   const offeredLoad = (s: number): number => {
     let attempts = 0;
     for (const c of classes) {
@@ -102,9 +141,6 @@ export function solveService(load: ServiceLoad, tolerance = FIXED_POINT_TOLERANC
     }
     return attempts / capacity;
   };
-  const totalRate = classes.reduce((sum, c) => sum + c.arrivalRate, 0);
-  const corrected =
-    load.residualClosure !== 'attempt' && classes.some((c) => (c.residualAlphas?.length ?? 0) > 0);
   // The rejected fraction of all attempts: s itself unless retries are rejected at s_r ≠ s.
   const rejectedFraction = (s: number): number => {
     if (!corrected) return s;
@@ -122,8 +158,7 @@ export function solveService(load: ServiceLoad, tolerance = FIXED_POINT_TOLERANC
   };
   // h(s) = s̄(s) − φ(ρ(s)): h(0) ≤ 0 and h(1) = 1 − φ(ρ(1)) > 0 because φ < 1 at finite load.
   const h = (s: number) => rejectedFraction(s) - phi(offeredLoad(s));
-  const first = brentRoot(h, 0, 1, tolerance);
-  let { root, evaluations } = first;
+  let { root, evaluations } = brentRoot(h, 0, 1, tolerance);
   // In extreme overload 1 − s falls below the absolute tolerance, and goodput λ(1 − s^(k+1))
   // would keep no digits: refine on the last bracket to machine precision.
   if (1 - root < 1e-6) {
@@ -134,17 +169,7 @@ export function solveService(load: ServiceLoad, tolerance = FIXED_POINT_TOLERANC
       evaluations += refined.evaluations;
     }
   }
-  const s = Math.min(Math.max(root, 0), 1);
-  const reports = classes.map((c) => {
-    const flow = retryFlow(s, c.retryLimit, c.residualAlphas);
-    return {
-      arrivalRate: c.arrivalRate,
-      attempts: c.arrivalRate * flow.attemptsPerRequest,
-      rejection: flow.rejection,
-      goodput: c.arrivalRate * (1 - flow.rejection),
-    };
-  });
-  return { s, rho: offeredLoad(s), classes: reports, evaluations };
+  return { s: Math.min(Math.max(root, 0), 1), evaluations };
 }
 
 function checkServiceLoad(load: ServiceLoad): void {

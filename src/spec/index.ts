@@ -10,6 +10,7 @@
  * @module
  */
 export { BUILTIN_EXAMPLE_NAMES, builtinExample } from './examples.js';
+export * from './generators/index.js';
 export { ROUTE_SUM_TOLERANCE } from './networkRules.js';
 export { loadNetworkFile, parseNetwork } from './parseNetwork.js';
 export {

@@ -38,15 +38,14 @@ export function checkNetworkRules(network: NetworkSpec, ctx: z.RefinementCtx): v
         declaredClass.check([...at, field, className], className, report, 'key');
       }
     }
-    for (const field of ['routes', 'calls'] as const) {
-      service[field]?.forEach((edge, j) => {
-        declaredService.check([...at, field, j, 'to'], edge.to, report);
-        if (edge.class !== undefined) {
-          declaredClass.check([...at, field, j, 'class'], edge.class, report);
-        }
-      });
+    for (const { path, edge } of outgoingEdges(service)) {
+      declaredService.check([...at, ...path, 'to'], edge.to, report);
+      if (edge.class !== undefined) {
+        declaredClass.check([...at, ...path, 'class'], edge.class, report);
+      }
     }
     checkRouteSums(service, i, classNames, report);
+    checkBranchSum(service, i, report);
   });
 
   checkOneMode(network.services, report);
@@ -55,6 +54,38 @@ export function checkNetworkRules(network: NetworkSpec, ctx: z.RefinementCtx): v
 }
 
 type Report = (issue: CustomIssue) => void;
+
+/**
+ * Every edge leaving a service with its path inside the service: routes, calls, and the calls of
+ * its branches.
+ */
+export function outgoingEdges(
+  service: ServiceSpec,
+): { path: PropertyKey[]; edge: { to: string; class?: string | undefined } }[] {
+  const edges: { path: PropertyKey[]; edge: { to: string; class?: string | undefined } }[] = [];
+  for (const [j, edge] of (service.routes ?? []).entries())
+    edges.push({ path: ['routes', j], edge });
+  for (const [j, edge] of (service.calls ?? []).entries()) edges.push({ path: ['calls', j], edge });
+  for (const [b, branch] of (service.branches ?? []).entries()) {
+    for (const [j, edge] of branch.calls.entries()) {
+      edges.push({ path: ['branches', b, 'calls', j], edge });
+    }
+  }
+  return edges;
+}
+
+function checkBranchSum(service: ServiceSpec, index: number, report: Report): void {
+  const branches = service.branches ?? [];
+  if (branches.length === 0 || branches.some((b) => !(b.p >= 0 && b.p <= 1))) return;
+  const sum = branches.reduce((total, b) => total + b.p, 0);
+  if (sum <= 1 + ROUTE_SUM_TOLERANCE) return;
+  report({
+    path: ['services', index, 'branches'],
+    problem: `branch probabilities sum to ${formatNumber(sum)}, expected at most 1`,
+    expected: 'branch probabilities summing to at most 1',
+    at: 'key',
+  });
+}
 
 /** The two ways a service passes requests on: probabilistic routes or a call graph. */
 type EdgeField = 'routes' | 'calls';
@@ -115,16 +146,19 @@ function checkRouteSums(
 }
 
 function checkOneMode(services: readonly ServiceSpec[], report: Report): void {
+  const calling = (s: ServiceSpec) => s.calls !== undefined || s.branches !== undefined;
   const firstRouting = services.findIndex((s) => s.routes !== undefined);
-  const firstCalling = services.findIndex((s) => s.calls !== undefined);
+  const firstCalling = services.findIndex(calling);
   if (firstRouting < 0 || firstCalling < 0) return;
   // Blame whichever mode appears second: the first one set the style of the file.
   const [first, firstMode, secondMode]: [number, EdgeField, EdgeField] =
     firstRouting < firstCalling
       ? [firstRouting, 'routes', 'calls']
       : [firstCalling, 'calls', 'routes'];
+  const has = (s: ServiceSpec, mode: EdgeField) =>
+    mode === 'routes' ? s.routes !== undefined : calling(s);
   services.forEach((service, i) => {
-    if (service[secondMode] === undefined || service[firstMode] !== undefined) return;
+    if (!has(service, secondMode) || has(service, firstMode)) return;
     report({
       path: ['services', i, secondMode],
       problem: `a network uses routes or calls, not both: services[${first}] (${services[first]?.name}) has ${firstMode}, this service has ${secondMode}`,
@@ -145,13 +179,15 @@ function checkCallsAcyclic(services: readonly ServiceSpec[], report: Report): vo
   const visit = (i: number): void => {
     state[i] = 'open';
     stack.push(i);
-    services[i]?.calls?.forEach((call, j) => {
+    const service = services[i];
+    const calls = service ? outgoingEdges(service).filter((e) => e.path[0] !== 'routes') : [];
+    calls.forEach(({ path, edge: call }) => {
       const child = indexOf.get(call.to);
       if (child === undefined) return;
       if (state[child] === 'open') {
         const cycle = [...stack.slice(stack.indexOf(child)), child].map((k) => services[k]?.name);
         report({
-          path: ['services', i, 'calls', j, 'to'],
+          path: ['services', i, ...path, 'to'],
           problem: `calls form a cycle ${cycle.join(' → ')}, expected calls without cycles (a DAG)`,
           expected: 'calls without cycles (a DAG)',
         });

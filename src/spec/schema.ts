@@ -135,6 +135,20 @@ export const callSchema = strictObject(
   'a call: a mapping with to',
 );
 
+/**
+ * One kind of request a service serves (an endpoint): with probability `p` a request makes these
+ * calls, after the service's own `calls`. The branches of a service exclude each other; with
+ * probability 1 − Σp a request makes none of them.
+ */
+export const branchSchema = strictObject(
+  {
+    name: described(z.string(), 'a string').optional(),
+    p: described(z.number().min(0).max(1), 'a probability in [0, 1]'),
+    calls: described(z.array(callSchema).min(1), 'a non-empty list of calls'),
+  },
+  'a branch: a mapping with p and calls',
+);
+
 /** A priority class: its retry limit k and, for the simulator and the runtime, its retry delay. */
 export const classSchema = strictObject(
   {
@@ -174,15 +188,19 @@ export const serviceSchema = described(
       residual: described(z.boolean(), 'true or false').default(false),
       routes: described(z.array(routeSchema), 'a list of routes').optional(),
       calls: described(z.array(callSchema), 'a list of calls').optional(),
+      branches: described(z.array(branchSchema), 'a list of branches').optional(),
     })
     .superRefine((service, ctx) => {
-      if (service.routes === undefined || service.calls === undefined) return;
-      reportIssue(ctx, {
-        path: ['calls'],
-        problem: 'a service has routes or calls, not both',
-        expected: 'routes or calls, not both',
-        at: 'key',
-      });
+      if (service.routes === undefined) return;
+      for (const field of ['calls', 'branches'] as const) {
+        if (service[field] === undefined) continue;
+        reportIssue(ctx, {
+          path: [field],
+          problem: `a service has routes or ${field}, not both`,
+          expected: `routes or ${field}, not both`,
+          at: 'key',
+        });
+      }
     }),
   'a service: a mapping with name, capacity and queue',
 );
@@ -234,6 +252,9 @@ export type RouteSpec = z.output<typeof routeSchema>;
 
 /** A call from one service to a child in call-graph mode. */
 export type CallSpec = z.output<typeof callSchema>;
+
+/** One endpoint of a calling service: its probability and its calls. */
+export type BranchSpec = z.output<typeof branchSchema>;
 
 /** A service-time distribution (mean 1/capacity). */
 export type ServiceTimeSpec = z.output<typeof serviceTimeSchema>;

@@ -1,10 +1,10 @@
 import { type BackoffDescription, DEFAULT_BACKOFF } from '../model/backoff/BackoffDescription.js';
 import { retryDelayLaw } from '../model/backoff/retryDelay.js';
 import { serviceTimeDistribution } from '../model/distributions/index.js';
-import type { NetworkModel } from '../model/network/NetworkModel.js';
+import type { NetworkCall, NetworkModel } from '../model/network/NetworkModel.js';
 import type { ModelName } from '../model/phi/Phi.js';
 import { residualAlpha } from '../model/residual.js';
-import type { NetworkSpec } from './schema.js';
+import type { CallSpec, NetworkSpec } from './schema.js';
 
 /** What-if overrides applied on top of a network file. */
 export interface NetworkOverrides {
@@ -47,6 +47,14 @@ export function toNetworkModel(
     }
   }
   const serviceIndex = new Map(network.services.map((s, i) => [s.name, i]));
+  const classIndexOf = (name: string | undefined) =>
+    name === undefined ? undefined : classNames.indexOf(name);
+  const toCall = (call: CallSpec): NetworkCall => ({
+    to: serviceIndex.get(call.to) ?? -1,
+    n: call.n,
+    classIndex: classIndexOf(call.class),
+    parallel: call.mode === 'parallel',
+  });
   const classLimit = (p: number) => {
     const name = classNames[p] as string;
     return overrides.retries?.[name] ?? network.classes[p]?.retries ?? 0;
@@ -79,9 +87,14 @@ export function toNetworkModel(
         routes: (service.routes ?? []).map((route) => ({
           to: serviceIndex.get(route.to) ?? -1,
           p: route.p,
-          classIndex: route.class === undefined ? undefined : classNames.indexOf(route.class),
+          classIndex: classIndexOf(route.class),
         })),
+        calls: (service.calls ?? []).map(toCall),
+        branches: (service.branches ?? []).map((b) => ({ p: b.p, calls: b.calls.map(toCall) })),
       };
     }),
+    mode: network.services.some((s) => s.calls !== undefined || s.branches !== undefined)
+      ? 'calls'
+      : 'routing',
   };
 }

@@ -44,6 +44,8 @@ describe('builtinExample', () => {
   it.each([
     ['single', 'single-service.yaml'],
     ['two-tier', 'two-tier.yaml'],
+    ['hotel', 'hotel.yaml'],
+    ['hotel-calls', 'hotel-calls.yaml'],
   ])('%s is exactly examples/%s and parses', async (name, file) => {
     const example = builtinExample(name);
     expect(example.text).toBe(await readFile(examplePath(file), 'utf8'));
@@ -52,20 +54,20 @@ describe('builtinExample', () => {
   });
 
   it('lists its names', () => {
-    expect(BUILTIN_EXAMPLE_NAMES).toStrictEqual(['single', 'two-tier']);
+    expect(BUILTIN_EXAMPLE_NAMES).toStrictEqual(['single', 'two-tier', 'hotel', 'hotel-calls']);
   });
 
   it('rejects an unknown name with the available ones', () => {
     let error: unknown;
     try {
-      builtinExample('hotel');
+      builtinExample('nope');
     } catch (e) {
       error = e;
     }
     expect(isSpecError(error)).toBe(true);
     expect(isSpecError(error) && error.code).toBe('DIFFTRY_SPEC_UNREADABLE');
     expect((error as Error).message).toBe(
-      'expected a built-in example (single, two-tier), got "hotel"',
+      'expected a built-in example (single, two-tier, hotel, hotel-calls), got "nope"',
     );
   });
 

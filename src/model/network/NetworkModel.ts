@@ -9,6 +9,12 @@ import type { ModelName } from '../phi/Phi.js';
 export interface NetworkModel {
   readonly classes: readonly NetworkClass[];
   readonly services: readonly NetworkService[];
+  /**
+   * `routing`: after success a request moves on by `routes` (DESIGN.md, "A network");
+   * `calls`: a service calls its children and succeeds only if every call does (call-graph
+   * mode). Default `routing`.
+   */
+  readonly mode?: 'routing' | 'calls';
 }
 
 /** A priority class. */
@@ -36,8 +42,31 @@ export interface NetworkService {
    * `undefined` for the independent model.
    */
   readonly residualAlphas?: readonly (readonly number[])[];
-  /** Probabilistic routing after success: F_ij^p, per class. */
+  /** Probabilistic routing after success: F_ij^p, per class (routing mode). */
   readonly routes: readonly NetworkRoute[];
+  /** Calls made by every accepted attempt, in order (call-graph mode). */
+  readonly calls?: readonly NetworkCall[];
+  /** Endpoints: one branch is chosen per accepted attempt with probability p (call-graph mode). */
+  readonly branches?: readonly NetworkBranch[];
+}
+
+/** `n` calls to service `to` (only for class `classIndex` when given). */
+export interface NetworkCall {
+  readonly to: number;
+  /** Calls per request, an integer ≥ 1. */
+  readonly n: number;
+  readonly classIndex?: number;
+  /**
+   * Parallel calls are issued together with the adjacent parallel calls: all are made even if
+   * one fails. Sequential calls (the default) stop at the first failure.
+   */
+  readonly parallel?: boolean;
+}
+
+/** A kind of request a calling service serves: with probability p, it makes `calls`. */
+export interface NetworkBranch {
+  readonly p: number;
+  readonly calls: readonly NetworkCall[];
 }
 
 /** After a request of class `classIndex` (all classes when undefined) succeeds, go on to `to`. */

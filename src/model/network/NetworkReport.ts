@@ -10,6 +10,39 @@ export interface NetworkReport {
   readonly converged: boolean;
   /** Passes over the network (1 for a DAG solved in topological order). */
   readonly iterations: number;
+  /** Largest relative change of λin (routing) or change of s (calls) in the last pass. */
+  readonly residual: number;
+  /** `routing` (probabilistic hand-off) or `calls` (call graph with nested retries). */
+  readonly mode: 'routing' | 'calls';
+  /** What the routing says about existence and uniqueness of the fixed point. */
+  readonly structure: {
+    readonly dag: boolean;
+    /** ρ(F^p) per class name (the standard equations need it below 1). */
+    readonly spectralRadius: Readonly<Record<string, number>>;
+    /** ‖F‖∞, the largest total routing probability out of any service, over classes. */
+    readonly normInf: number;
+    /** `dag`, `norm` (‖F‖∞ < 1/(P − 1)), `class-independent` (same routing, P ≤ 2) or `none`. */
+    readonly uniqueness: 'dag' | 'norm' | 'class-independent' | 'none';
+  };
+  /** Offered work over the whole network. */
+  readonly load: {
+    /** Σ γ, external requests per second. */
+    readonly external: number;
+    /** Σ Λ over every service and class, attempts per second. */
+    readonly attempts: number;
+    /** Attempts per external request (the fan-out and retries together). */
+    readonly attemptsPerRequest: number;
+    /** Attempts per external request that completes. */
+    readonly attemptsPerSuccess: number;
+    /**
+     * Attempts that services make to each other (every attempt but the external clients' own
+     * attempts at the entry), per external request: the internal calls of a request with its
+     * nested retries. With no retries and no rejection it is the fan-out.
+     */
+    readonly internalPerRequest: number;
+    /** Internal attempts per external request that completes. */
+    readonly internalPerSuccess: number;
+  };
 }
 
 /** One service's solved state. */
@@ -24,13 +57,19 @@ export interface ServiceAnalysis {
 
 /** One class at one service. */
 export interface ServiceClassAnalysis {
-  /** λin, original requests per second arriving (external plus routed in). */
+  /**
+   * λin, requests per second arriving before retries (external plus routed in); in call-graph
+   * mode, calls per second arriving.
+   */
   readonly in: number;
   /** λout = λin (1 − R), requests per second that get through. */
   readonly out: number;
   /** Λ, attempts per second. */
   readonly attempts: number;
-  /** R, probability that a request is rejected on every attempt here. */
+  /**
+   * R, probability that a request fails here after this hop's retries: every attempt rejected
+   * (routing), or, in call-graph mode, every attempt rejected or failed by a child call.
+   */
   readonly rejection: number;
 }
 
