@@ -3,8 +3,12 @@
  * same run. Figures vary with the machine and its load; docs/benchmarks.md records a run.
  */
 import { run as runModel } from './model.js';
+import { run as runNetwork } from './network.js';
 import { run as runSimulator } from './simulator.js';
+import { run as runUniqueness } from './uniqueness.js';
 
 console.log(`difftry benchmarks — node ${process.version}, ${process.platform}/${process.arch}`);
 await runModel();
+await runNetwork();
 await runSimulator();
+await runUniqueness();

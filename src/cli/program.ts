@@ -5,7 +5,13 @@ import { DEMO_DEFAULTS, demoCommand } from './demoCommand.js';
 import { GENERATE_DEFAULTS, generateCommand } from './generateCommand.js';
 import { integerIn, nonNegativeNumber, parseModel, parseRetries, positiveNumber } from './input.js';
 import { SIMULATE_DEFAULTS, simulateCommand } from './simulateCommand.js';
+import { collect, parseObjective, TUNE_DEFAULTS, tuneCommand } from './tuneCommand.js';
 import { isUsageError } from './UsageError.js';
+import {
+  VERIFY_UNIQUENESS_DEFAULTS as UNIQ,
+  VERIFY_UNIQUENESS_LIMITS as UNIQ_LIMITS,
+  verifyUniquenessCommand,
+} from './verifyUniquenessCommand.js';
 
 /** Exit code for bad input of every kind: a bad file, option or argument. */
 export const EXIT_BAD_INPUT = 2;
@@ -129,6 +135,82 @@ function program(): Command {
     .action(async (kind: string, opts) => {
       const text = await generateCommand({ kind, ...opts });
       if (text !== undefined) write(text);
+    });
+  cli
+    .command('tune')
+    .description('choose per-class retry limits that maximise goodput under constraints')
+    .argument('[file]', 'network file (YAML or JSON)')
+    .option(
+      '--example <name>',
+      'use a built-in example instead of a file (single, two-tier, hotel, hotel-calls)',
+    )
+    .option('--grid <ranges>', 'retry limits to try per class, e.g. high=0:8,low=0:3 (default 0:8)')
+    .addOption(
+      new Option('--objective <kind>', 'goodput or weighted-goodput (weights: class weight)')
+        .argParser(parseObjective)
+        .default(TUNE_DEFAULTS.objective),
+    )
+    .option('--weights <weights>', "class weights replacing the file's, e.g. high=10,low=1")
+    .option(
+      '--constraint <c>',
+      "[CLASS.]METRIC<=|>=NUMBER, repeatable, e.g. 'high.rejection<=0.05' 'attemptsPerRequest<=4'; " +
+        'METRIC: rejection, completion, goodput (per class or total), attemptsPerRequest, ' +
+        'attemptsPerSuccess, internalPerRequest, maxRho',
+      collect,
+      [],
+    )
+    .addOption(
+      new Option('--frontier <n>', 'frontier rows to print (--json has them all)')
+        .argParser(integerIn('--frontier', 0, 100_000))
+        .default(TUNE_DEFAULTS.frontier),
+    )
+    .addOption(
+      new Option('--digits <n>', 'significant digits at which objectives and attempts are compared')
+        .argParser(integerIn('--digits', 1, 15))
+        .default(TUNE_DEFAULTS.digits),
+    )
+    .option('--json', 'print one JSON document on stdout')
+    .option('--model <model>', 'φ at every service: fluid, mm1m or mixed', parseModel)
+    .action(async (file: string | undefined, opts) => {
+      emit(await tuneCommand({ file, ...opts }));
+    });
+  cli
+    .command('verify-uniqueness')
+    .description('check numerically that random cyclic routing networks have one fixed point')
+    .addOption(
+      new Option('--graphs <n>', 'random cyclic graphs (3 to 30 services)')
+        .argParser(integerIn('--graphs', ...UNIQ_LIMITS.graphs))
+        .default(UNIQ.graphs),
+    )
+    .addOption(
+      new Option('--configs <m>', 'random configurations per graph')
+        .argParser(integerIn('--configs', ...UNIQ_LIMITS.configs))
+        .default(UNIQ.configs),
+    )
+    .addOption(
+      new Option('--inits <k>', 'initial points (solves) per configuration')
+        .argParser(integerIn('--inits', ...UNIQ_LIMITS.inits))
+        .default(UNIQ.inits),
+    )
+    .addOption(
+      new Option('--seed <n>', 'random seed')
+        .argParser(integerIn('--seed', ...UNIQ_LIMITS.seed))
+        .default(UNIQ.seed),
+    )
+    .addOption(
+      new Option('--classes-max <p>', 'most priority classes of a configuration')
+        .argParser(integerIn('--classes-max', ...UNIQ_LIMITS.classesMax))
+        .default(UNIQ.classesMax),
+    )
+    .addOption(
+      new Option('--threads <t>', 'worker threads (default: every core; 1: no worker)').argParser(
+        integerIn('--threads', ...UNIQ_LIMITS.threads),
+      ),
+    )
+    .option('--out <dir>', 'where to write counterexamples (default: the current directory)')
+    .option('--json', 'print one JSON document on stdout')
+    .action(async (opts) => {
+      emit(await verifyUniquenessCommand(opts));
     });
   return cli;
 }

@@ -59,3 +59,5 @@ export {
   solveService,
 } from './service.js';
 export { erfc, normalCdf } from './special.js';
+export * from './tune/index.js';
+export * from './uniqueness/index.js';

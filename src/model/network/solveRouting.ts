@@ -3,7 +3,7 @@ import { attemptRejection, FIXED_POINT_TOLERANCE } from '../service.js';
 import type { NetworkModel } from './NetworkModel.js';
 import { prepareServices } from './prepare.js';
 import { routingRows } from './structure.js';
-import { sweepOrder, topologicalOrder } from './topology.js';
+import { stronglyConnectedComponents, topologicalOrder } from './topology.js';
 
 /**
  * Tolerance of each service's own fixed point inside a network solve: tighter than the network's,
@@ -45,10 +45,12 @@ export interface RoutingSolution {
  * single-service fixed point of service i at its own λin (2NP unknowns).
  *
  * - A DAG is solved in one pass in topological order (the unique solution).
- * - With cycles, Gauss–Seidel sweeps (each service updated from the latest λout of the others, in
- *   depth-first order from the entry services) from λin = γ until no λin changes by more than
- *   `tolerance` relative (flows under 1e-9 of the total external rate count absolutely), or
- *   `maxIterations` sweeps (then `converged` is false).
+ * - With cycles, the strongly connected components are taken in topological order: a service on
+ *   no cycle is solved once, when everything upstream is final; the services of each cycle are
+ *   swept Gauss–Seidel (each updated from the latest λout of the others) from λin = γ until no
+ *   λin changes by more than `tolerance` relative (flows under 1e-9 of the total external rate
+ *   count absolutely), or `maxIterations` sweeps (then `converged` is false). `iterations` is
+ *   the most sweeps any cycle needed.
  *
  * Completion probabilities solve C_i = (1 − R_i)((1 − Σ_j F_ij) + Σ_j F_ij C_j), exactly in reverse
  * topological order for a DAG, else by iteration to 1e-15.
@@ -126,31 +128,46 @@ export function solveRouting(
 
   let iterations = 0;
   let residual = 0;
-  let converged = false;
+  let converged = true;
   if (topo !== undefined) {
     for (const i of topo) {
       gather(i);
       update(i);
     }
     iterations = 1;
-    converged = true;
   } else {
-    const roots = gamma.map((row, i) => (row.some((g) => g > 0) ? i : -1)).filter((i) => i >= 0);
-    const order = sweepOrder(successors, roots);
-    for (let i = 0; i < n; i++) update(i);
-    while (iterations < maxIterations) {
-      iterations++;
-      residual = 0;
-      for (const i of order) {
-        const change = gather(i);
-        if (change > residual) residual = change;
-        // An unchanged input gives an unchanged output: skip the solve.
-        if (change > 0 || iterations === 1) update(i);
+    // Strongly connected components in topological order: a service on no cycle is solved once,
+    // when everything upstream is final; only the services of a cycle iterate, among themselves.
+    for (const component of stronglyConnectedComponents(successors)) {
+      if (!component.cyclic) {
+        const i = component.nodes[0] as number;
+        gather(i);
+        update(i);
+        iterations = Math.max(iterations, 1);
+        continue;
       }
-      if (residual <= tolerance) {
-        converged = true;
-        break;
+      // Start the cycle from the initial λin (default γ), then sweep with the latest λout.
+      for (const i of component.nodes) update(i);
+      let sweeps = 0;
+      let settled = false;
+      let change = 0;
+      while (sweeps < maxIterations) {
+        sweeps++;
+        change = 0;
+        for (const i of component.nodes) {
+          const c = gather(i);
+          if (c > change) change = c;
+          // An unchanged input gives an unchanged output: skip the solve.
+          if (c > 0 || sweeps === 1) update(i);
+        }
+        if (change <= tolerance) {
+          settled = true;
+          break;
+        }
       }
+      iterations = Math.max(iterations, sweeps);
+      residual = Math.max(residual, change);
+      if (!settled) converged = false;
     }
   }
   const completion = completionProbabilities(rows, rejection, topo);

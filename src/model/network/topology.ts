@@ -54,3 +54,62 @@ export function sweepOrder(
   for (let i = 0; i < n; i++) if (!seen[i]) visit(i);
   return post.reverse();
 }
+
+/**
+ * The strongly connected components of a directed graph (Tarjan's algorithm, iterative), in
+ * topological order of the condensation: every edge between two components goes from an earlier
+ * component to a later one. A component is `cyclic` when it has more than one node or a
+ * self-loop.
+ */
+export function stronglyConnectedComponents(
+  successors: readonly (readonly number[])[],
+): { nodes: number[]; cyclic: boolean }[] {
+  const n = successors.length;
+  const index = new Int32Array(n).fill(-1);
+  const low = new Int32Array(n);
+  const onStack = new Uint8Array(n);
+  const stack: number[] = [];
+  const components: { nodes: number[]; cyclic: boolean }[] = [];
+  let counter = 0;
+  for (let root = 0; root < n; root++) {
+    if (index[root] !== -1) continue;
+    const work: [number, number][] = [[root, 0]];
+    index[root] = low[root] = counter++;
+    stack.push(root);
+    onStack[root] = 1;
+    while (work.length > 0) {
+      const frame = work[work.length - 1] as [number, number];
+      const [v, next] = frame;
+      const list = successors[v] ?? [];
+      if (next < list.length) {
+        frame[1] = next + 1;
+        const w = list[next] as number;
+        if (index[w] === -1) {
+          index[w] = low[w] = counter++;
+          stack.push(w);
+          onStack[w] = 1;
+          work.push([w, 0]);
+        } else if (onStack[w]) {
+          low[v] = Math.min(low[v] as number, index[w] as number);
+        }
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent) low[parent[0]] = Math.min(low[parent[0]] as number, low[v] as number);
+      if (low[v] === index[v]) {
+        const nodes: number[] = [];
+        let w: number;
+        do {
+          w = stack.pop() as number;
+          onStack[w] = 0;
+          nodes.push(w);
+        } while (w !== v);
+        const cyclic = nodes.length > 1 || (successors[v] ?? []).includes(v);
+        components.push({ nodes: nodes.reverse(), cyclic });
+      }
+    }
+  }
+  // Tarjan emits components in reverse topological order.
+  return components.reverse();
+}
