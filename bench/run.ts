@@ -4,6 +4,7 @@
  */
 import { run as runModel } from './model.js';
 import { run as runNetwork } from './network.js';
+import { run as runRetry } from './retry.js';
 import { run as runSimulator } from './simulator.js';
 import { run as runUniqueness } from './uniqueness.js';
 
@@ -12,3 +13,4 @@ await runModel();
 await runNetwork();
 await runSimulator();
 await runUniqueness();
+await runRetry();

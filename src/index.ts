@@ -1,8 +1,20 @@
 /**
- * difftry: differential retries (DiffTry) for microservice networks.
+ * difftry: differential retries (DiffTry) and adaptive timeouts for microservice networks.
  *
- * The package root gathers the entry points most users want; `difftry/model`, `difftry/sim` and
- * `difftry/spec` hold the rest.
+ * The package root gathers the entry points most users want: the retry policy and its parts
+ * (classes, backoff, timeouts), the runtime executor `retry()` and its adapters (`difftryFetch`,
+ * `difftryInterceptor` for undici, `withRequestContext` for `node:http` servers), and the
+ * analysis. `difftry/model`, `difftry/sim`, `difftry/spec` and `difftry/grpc` hold the rest.
+ * @example
+ * ```ts
+ * import { difftryFetch } from 'difftry';
+ * const fetchWithRetries = difftryFetch({
+ *   classes: { high: { retries: 5 }, low: { retries: 1 } },
+ *   defaultClass: 'low',
+ *   backoff: { kind: 'exponential', baseMs: 50, maxMs: 2000, jitter: 'full' },
+ * });
+ * const res = await fetchWithRetries('http://orders/api', { headers: { 'x-priority': 'high' } });
+ * ```
  * @example
  * ```ts
  * import { solveService } from 'difftry';
@@ -18,6 +30,57 @@ export type { NetworkReport } from './model/network/NetworkReport.js';
 export type { ModelName } from './model/phi/Phi.js';
 export { type RandomSource, seededRandom } from './model/random.js';
 export { solveService } from './model/service.js';
+export { type Backoff, createBackoff } from './policy/backoff/Backoff.js';
+export type { RetryBudget } from './policy/budget/RetryBudget.js';
+export { type Clock, systemClock } from './policy/Clock.js';
+export { type ClassOptions, type ClassTable, classTable } from './policy/classes/ClassTable.js';
+export {
+  type AttemptOutcome,
+  GRPC_STATUS,
+  type HeaderLookup,
+} from './policy/retry/AttemptOutcome.js';
+export {
+  type GiveUpReason,
+  type RetryContext,
+  type RetryDecision,
+  type RetryOn,
+  type RetryPolicy,
+  type RetryPolicyOptions,
+  retryPolicy,
+} from './policy/retry/RetryPolicy.js';
+export { parseGrpcPushback, parseRetryAfter } from './policy/retry/retryAfter.js';
+export {
+  fixedTimeout,
+  type TimeoutObservation,
+  type TimeoutStrategy,
+} from './policy/timeout/TimeoutStrategy.js';
+export type {
+  AdapterOptions,
+  PolicySource,
+  RetryListeners,
+} from './runtime/adapter.js';
+export { currentContext, type RequestContext, runWithContext } from './runtime/context.js';
+export { DifftryError, errorCode, isDifftryError, TimeoutError } from './runtime/errors.js';
+export {
+  type DifftryFetchOptions,
+  difftryFetch,
+  type FetchAdapterOptions,
+  type FetchFunction,
+} from './runtime/fetch.js';
+export {
+  type ClassResolver,
+  classFromRequest,
+  type RequestContextOptions,
+  withRequestContext,
+} from './runtime/http.js';
+export {
+  type AttemptInfo,
+  channels,
+  type RetryEvent,
+  type RetryOptions,
+  retry,
+} from './runtime/retry.js';
+export { type DifftryInterceptorOptions, difftryInterceptor } from './runtime/undici.js';
 export { replicateSingleService, simulateSingleService } from './sim/index.js';
 export { isSpecError, loadNetworkFile, parseNetwork, SpecError } from './spec/index.js';
 export { type NetworkOverrides, toNetworkModel } from './spec/toNetworkModel.js';

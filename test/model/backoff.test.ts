@@ -160,8 +160,9 @@ describe('retryDelayLaw', () => {
     };
     expect(retryDelayLaw(backoff, 3, 40)).toEqual({ kind: 'uniform', minMs: 10, maxMs: 120 });
     expect(retryDelayLaw(backoff, 3, 500)).toEqual({ kind: 'uniform', minMs: 10, maxMs: 1000 });
-    // 3 · previous below base: the interval collapses to [3 · previous, 3 · previous].
-    expect(retryDelayLaw(backoff, 2, 2)).toEqual({ kind: 'uniform', minMs: 6, maxMs: 6 });
+    // 3 · previous below base: the range never falls below base, so a tiny (or zero) previous
+    // delay cannot lock the delays near 0.
+    expect(retryDelayLaw(backoff, 2, 2)).toEqual({ kind: 'uniform', minMs: 10, maxMs: 10 });
     // E[d₁] = base, E[dᵣ] = min(max, (base + 3 E[dᵣ₋₁]) / 2): 10, 20, 35, 57.5, 91.25, ….
     const means = [10, 20, 35, 57.5, 91.25, 141.875];
     for (let retry = 1; retry <= means.length; retry++) {
@@ -179,7 +180,7 @@ describe('retryDelayLaw', () => {
 });
 
 describe('drawRetryDelay', () => {
-  it('full jitter in [0, cap], equal in [cap/2, cap], decorrelated in [base, min(max, 3·prev)]', () => {
+  it('full jitter in [0, cap], equal in [cap/2, cap], decorrelated in [base, min(max, max(base, 3·prev))]', () => {
     fc.assert(
       fc.property(
         fc.double({ min: 1e-3, max: 1e5, noNaN: true }),
@@ -213,7 +214,11 @@ describe('drawRetryDelay', () => {
             previous,
             random,
           );
-          const upper = Math.min(maxMs ?? MAX_DELAY_MS, MAX_DELAY_MS, 3 * previous);
+          const upper = Math.min(
+            maxMs ?? MAX_DELAY_MS,
+            MAX_DELAY_MS,
+            Math.max(baseMs, 3 * previous),
+          );
           expect(decorrelated, inputs).toBeGreaterThanOrEqual(Math.min(baseMs, upper));
           expect(decorrelated, inputs).toBeLessThanOrEqual(upper);
           if (u === 0) {

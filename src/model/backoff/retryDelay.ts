@@ -56,7 +56,11 @@ export function retryDelayLaw(
       const jitter = backoff.jitter ?? 'none';
       if (jitter === 'decorrelated') {
         const previous = previousDelayMs ?? expectedPreviousDelayMs(backoff, retry);
-        const upper = Math.min(backoff.maxMs ?? MAX_DELAY_MS, MAX_DELAY_MS, 3 * previous);
+        const upper = Math.min(
+          backoff.maxMs ?? MAX_DELAY_MS,
+          MAX_DELAY_MS,
+          Math.max(backoff.baseMs, 3 * previous),
+        );
         return { kind: 'uniform', minMs: Math.min(backoff.baseMs, upper), maxMs: upper };
       }
       const cap = exponentialCap(backoff.baseMs, factor, backoff.maxMs, retry);
@@ -103,7 +107,12 @@ export function drawRetryDelay(
     case 'exponential': {
       const jitter = backoff.jitter ?? 'none';
       if (jitter === 'decorrelated') {
-        const upper = Math.min(backoff.maxMs ?? MAX_DELAY_MS, MAX_DELAY_MS, 3 * previousDelayMs);
+        // The range never falls below baseMs, so a zero previous delay cannot lock it at 0.
+        const upper = Math.min(
+          backoff.maxMs ?? MAX_DELAY_MS,
+          MAX_DELAY_MS,
+          Math.max(backoff.baseMs, 3 * previousDelayMs),
+        );
         const lower = Math.min(backoff.baseMs, upper);
         return lower + random() * (upper - lower);
       }

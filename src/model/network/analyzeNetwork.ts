@@ -125,7 +125,16 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
     });
     external += gamma;
     completed += done;
-    const completion = gamma > 0 ? done / gamma : Number.NaN;
+    // Completion as the γ-weighted mean of C, with weights γ_i/Σγ so a tiny (even subnormal) rate
+    // keeps its precision where γ·C would underflow.
+    let completion = Number.NaN;
+    if (gamma > 0) {
+      completion = 0;
+      network.services.forEach((service, i) => {
+        const g = service.arrivals[p] ?? 0;
+        if (g > 0) completion += (g / gamma) * ((completionAtEntry[i] as number[])[p] as number);
+      });
+    }
     endToEnd[name] = { rejection: 1 - completion, completion };
   });
 

@@ -94,11 +94,12 @@ export function solveCalls(network: NetworkModel, options: CallSolveOptions = {}
         const work = programSuccess(programs[j]?.[p] as Program, callSuccess, p);
         const q = (1 - (s[j] as number)) * work;
         const k = limits[j]?.[p] ?? 0;
-        const fail = 1 - q;
-        const failAll = fail ** (k + 1);
+        // S = 1 − (1 − q)^(k+1) and A = S/q, through log1p/expm1 so a tiny q keeps its digits
+        // (1 − q would round to 1 and A to 0 instead of k + 1).
+        const success = q >= 1 ? 1 : -Math.expm1((k + 1) * Math.log1p(-q));
         (attemptSuccess[j] as number[])[p] = q;
-        (callSuccess[j] as number[])[p] = 1 - failAll;
-        (attemptsPerCall[j] as number[])[p] = q > 0 ? (1 - failAll) / q : k + 1;
+        (callSuccess[j] as number[])[p] = success;
+        (attemptsPerCall[j] as number[])[p] = q > 0 ? success / q : k + 1;
       }
     }
     for (let i = 0; i < n; i++)

@@ -36,7 +36,11 @@ export function routingRows(
       if (r.classIndex !== undefined && r.classIndex !== classIndex) continue;
       row.set(r.to, (row.get(r.to) ?? 0) + r.p);
     }
-    return [...row].map(([to, p]) => ({ to, p }));
+    // Sorted by destination, so two classes with the same F compare equal whatever the file's order.
+    return [...row]
+      .filter(([, p]) => p > 0)
+      .map(([to, p]) => ({ to, p }))
+      .sort((a, b) => a.to - b.to);
   });
 }
 
@@ -54,7 +58,7 @@ export function routingStructure(network: NetworkModel): RoutingStructure {
   const classCount = network.classes.length;
   const edges = network.services.map((s) => [
     ...new Set([
-      ...s.routes.map((r) => r.to),
+      ...s.routes.filter((r) => r.p > 0).map((r) => r.to),
       ...(s.calls ?? []).map((c) => c.to),
       ...(s.branches ?? []).flatMap((b) => b.calls.map((c) => c.to)),
     ]),
@@ -154,17 +158,35 @@ function blockRadius(
       return k === undefined ? [] : [{ k, p: e.p }];
     }),
   );
-  const n = nodes.length;
+  // A + cI is primitive for any c > 0; the iteration converges at the rate
+  // max|λ + c| / (ρ + c), which is slow when c ≫ ρ. A rough pass with c = 1 finds ρ's scale, and a
+  // second pass with c = that scale gets ρ to 1e-10 relative.
+  const rough = powerIteration(block, 1, 1e-3);
+  if (rough <= 0) return 0;
+  return powerIteration(block, rough, 1e-10);
+}
+
+/**
+ * ρ(B) of an irreducible non-negative block by power iteration on B + cI from the all-ones
+ * vector, between Collatz–Wielandt bounds (min_i (Ax)_i/x_i ≤ ρ(A) ≤ max_i (Ax)_i/x_i), stopping
+ * when they are within `relative` × ρ(B) (or after 100,000 iterations).
+ */
+function powerIteration(
+  block: readonly { k: number; p: number }[][],
+  shift: number,
+  relative: number,
+): number {
+  const n = block.length;
   let x = new Float64Array(n).fill(1);
   let y = new Float64Array(n);
   let lower = 0;
   let upper = Number.POSITIVE_INFINITY;
-  for (let iteration = 0; iteration < 10_000 && upper - lower >= 1e-10; iteration++) {
+  for (let iteration = 0; iteration < 100_000; iteration++) {
     let norm = 0;
     let lo = Number.POSITIVE_INFINITY;
     let hi = 0;
     for (let i = 0; i < n; i++) {
-      let sum = x[i] as number;
+      let sum = shift * (x[i] as number);
       for (const e of block[i] as { k: number; p: number }[]) sum += e.p * (x[e.k] as number);
       y[i] = sum;
       const ratio = sum / (x[i] as number);
@@ -178,6 +200,8 @@ function blockRadius(
     const swap = x;
     x = y;
     y = swap;
+    const estimate = (lower + upper) / 2 - shift;
+    if (upper - lower <= relative * Math.max(estimate, Number.MIN_VALUE)) break;
   }
-  return Math.max(0, (lower + upper) / 2 - 1);
+  return Math.max(0, (lower + upper) / 2 - shift);
 }

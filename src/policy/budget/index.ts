@@ -1,0 +1,15 @@
+export type { ClassAwareBudget, ClassAwareBudgetOptions } from './classAwareBudget.js';
+export { classAwareBudget } from './classAwareBudget.js';
+export type { BudgetDescription } from './createBudget.js';
+export { createBudget } from './createBudget.js';
+export type { EnvoyBudgetOptions } from './envoyBudget.js';
+export { envoyBudget } from './envoyBudget.js';
+export type { FinagleBudgetOptions } from './finagleBudget.js';
+export { finagleBudget } from './finagleBudget.js';
+export type { GrpcThrottleOptions } from './grpcThrottle.js';
+export { grpcThrottle } from './grpcThrottle.js';
+export type { RetryBudget } from './RetryBudget.js';
+export type { RatioBudgetOptions } from './ratioLedger.js';
+export { RATIO_BUDGET_DEFAULTS } from './ratioLedger.js';
+export type { SreThrottleOptions } from './sreThrottle.js';
+export { sreThrottle } from './sreThrottle.js';

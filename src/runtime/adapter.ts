@@ -1,0 +1,72 @@
+import type { AttemptOutcome, HeaderLookup } from '../policy/retry/AttemptOutcome.js';
+import {
+  type RetryPolicy,
+  type RetryPolicyOptions,
+  retryPolicy,
+} from '../policy/retry/RetryPolicy.js';
+import type { TimeoutStrategy } from '../policy/timeout/TimeoutStrategy.js';
+import type { RetryOptions } from './retry.js';
+
+// What the HTTP adapters (`difftryFetch`, `difftryInterceptor`) share: the policy, given as the
+// policy itself or as the options to build one, the per-call settings of `retry()`, and how an
+// HTTP response becomes an attempt outcome.
+
+/** The event listeners of a call (see {@link RetryOptions}). */
+export type RetryListeners = Pick<
+  RetryOptions<unknown>,
+  'onRetry' | 'onGiveUp' | 'onSuccess' | 'onFailure'
+>;
+
+/** A policy, or the options to build one (built once, when the adapter is made). */
+export type PolicySource =
+  | RetryPolicyOptions
+  | { readonly policy: RetryPolicy | RetryPolicyOptions };
+
+/** Settings every adapter applies to each call. */
+export interface AdapterOptions extends RetryListeners {
+  /** Total time of each call, ms from its start (all attempts and waits); default none. */
+  readonly deadlineMs?: number;
+  /**
+   * Per-try timeouts, shared by every call made through the adapter (an adaptive strategy learns
+   * from all of them); default the class's (or the policy's) `timeoutMs`, if any.
+   */
+  readonly timeout?: TimeoutStrategy;
+}
+
+/** The policy of an adapter: the one given, or one built from the options. */
+export function resolvePolicy(source: PolicySource): RetryPolicy {
+  if (source === null || typeof source !== 'object') {
+    throw new TypeError(`options should be an object, got ${String(source)}`);
+  }
+  if (!('policy' in source)) return retryPolicy(source);
+  const { policy } = source;
+  return typeof (policy as Partial<RetryPolicy>)?.decide === 'function'
+    ? (policy as RetryPolicy)
+    : retryPolicy(policy as RetryPolicyOptions);
+}
+
+/** Checks the adapter settings, throwing a `RangeError` that names the bad value. */
+export function checkAdapterOptions(options: AdapterOptions): void {
+  const { deadlineMs } = options;
+  if (deadlineMs !== undefined && !(Number.isFinite(deadlineMs) && deadlineMs > 0)) {
+    throw new RangeError(
+      `deadlineMs should be a positive number of milliseconds, got ${deadlineMs}`,
+    );
+  }
+}
+
+const SUCCESS: AttemptOutcome = Object.freeze({ kind: 'success' });
+
+/**
+ * The outcome of an HTTP response: a `status` outcome for an error (≥ 400) or a status the policy
+ * retries, else a success. A 404 thus reaches the policy (which gives up on it, not retryable)
+ * and the `onFailure` listeners, while a 304 counts as a served request.
+ */
+export function responseOutcome(
+  policy: Pick<RetryPolicy, 'isRetryable'>,
+  status: number,
+  header: HeaderLookup,
+): AttemptOutcome {
+  const outcome: AttemptOutcome = { kind: 'status', status, header };
+  return status >= 400 || policy.isRetryable(outcome) ? outcome : SUCCESS;
+}

@@ -1,0 +1,47 @@
+const BRAND = Symbol.for('difftry.error');
+
+/**
+ * The base of errors difftry's runtime throws itself, with a stable `code` and a brand that
+ * survives duplicate copies of the module (`isDifftryError`).
+ */
+export class DifftryError extends Error {
+  readonly code: string;
+  readonly [BRAND] = true;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.name = 'DifftryError';
+  }
+}
+
+/** Whether `error` is a {@link DifftryError} (from any copy of difftry). */
+export function isDifftryError(error: unknown): error is DifftryError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[BRAND] === true
+  );
+}
+
+/** An attempt's per-try timeout expired (code `DIFFTRY_TIMEOUT`). */
+export class TimeoutError extends DifftryError {
+  readonly timeoutMs: number;
+  constructor(timeoutMs: number) {
+    super('DIFFTRY_TIMEOUT', `attempt timed out after ${timeoutMs} ms`);
+    this.name = 'TimeoutError';
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/**
+ * The network error code of a thrown value: its `code`, or its `cause`'s (undici and fetch wrap
+ * socket errors: `TypeError: fetch failed` with `cause.code = 'ECONNREFUSED'`).
+ */
+export function errorCode(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e !== null && typeof e === 'object' && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

@@ -1,0 +1,126 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RetryPolicy } from '../policy/retry/RetryPolicy.js';
+import { runWithContext } from './context.js';
+
+/** What the server helpers need of a policy: its class header and how it resolves a class. */
+export type ClassResolver = Pick<RetryPolicy, 'header' | 'classify'>;
+
+/**
+ * The class of an inbound request from its class header (`policy.header`), for a service that
+ * trusts its callers (an internal hop behind the edge); unknown or missing → the default class.
+ * @example
+ * ```ts
+ * http.createServer((req, res) => res.end(classFromRequest(policy, req)));
+ * ```
+ */
+export function classFromRequest(
+  policy: ClassResolver,
+  req: Pick<IncomingMessage, 'headers'>,
+): string {
+  const value = req.headers[policy.header];
+  return policy.classify(Array.isArray(value) ? value[0] : value);
+}
+
+/** Options of {@link withRequestContext}. */
+export interface RequestContextOptions<Req extends IncomingMessage = IncomingMessage> {
+  /**
+   * Edge mode: the class of a request from what the edge knows of it (a route, an API key, a
+   * customer tier); a name the policy does not know, or undefined, gives the default class. The
+   * caller's class header is then not trusted (see `trustHeader`).
+   */
+  readonly edge?: (req: Req) => string | undefined;
+  /**
+   * Whether the caller's class header is believed: a boolean, or a function of the request (its
+   * peer address, its client certificate). Default true without `edge`, false with it. An
+   * untrusted header is removed from the request before the handler runs.
+   */
+  readonly trustHeader?: boolean | ((req: Req) => boolean);
+  /**
+   * A header carrying the caller's remaining time in milliseconds (a relative budget, like gRPC's
+   * `grpc-timeout`, so clocks need not agree), which becomes the context's deadline. Malformed
+   * values are ignored. Default none.
+   */
+  readonly deadlineHeader?: string;
+}
+
+/**
+ * Wraps a `node:http` request handler so that everything it does — every `retry()`,
+ * `difftryFetch` and interceptor call, however deep in its async work — runs in the request's
+ * context: its class and deadline. Outbound calls then carry the inbound class to the next hop.
+ *
+ * **Two modes, one threat.** The class header decides how hard the network works for a request,
+ * so whoever can set it can raise their own priority: a client that sends `x-priority: high`
+ * on every request would get the retries meant for paying customers, and under overload would
+ * push everyone else's requests out.
+ * - *Edge mode* (`edge` given), for services that face untrusted callers: the class header from
+ *   the caller is ignored and removed from `req.headers` (and `req.rawHeaders`); the class comes
+ *   from `edge(req)` alone, and an unknown answer gives the default class, never a higher one.
+ *   `trustHeader` may still let chosen callers through (a function of the request).
+ * - *Trusted mode* (no `edge`), for internal hops behind the edge: the class header is taken as
+ *   is (unknown → the default class). Use it only where every caller is your own.
+ *
+ * Context follows promises and `await`: read the body with `for await (const chunk of req)` or
+ * a promise-based helper. A listener added with `req.on('end', …)` may run in the socket's
+ * context instead; wrap it in `AsyncResource.bind` to keep the request's.
+ * @example
+ * ```ts
+ * const policy = retryPolicy({ classes: { high: { retries: 5 }, low: { retries: 1 } } });
+ * const fetchWithRetries = difftryFetch({ policy });
+ * // At the edge: the class comes from the API key, whatever the client sends.
+ * const edge = http.createServer(
+ *   withRequestContext(
+ *     policy,
+ *     async (req, res) => {
+ *       const orders = await fetchWithRetries('http://orders/api'); // carries x-priority
+ *       res.end(await orders.text());
+ *     },
+ *     { edge: (req) => (premiumKeys.has(String(req.headers['x-api-key'])) ? 'high' : undefined) },
+ *   ),
+ * );
+ * // Behind it: trust the header set by the edge.
+ * const orders = http.createServer(withRequestContext(policy, handleOrders));
+ * ```
+ */
+export function withRequestContext<Req extends IncomingMessage, Res extends ServerResponse, R>(
+  policy: ClassResolver,
+  handler: (req: Req, res: Res) => R,
+  options: RequestContextOptions<Req> = {},
+): (req: Req, res: Res) => R {
+  const { edge, trustHeader = edge === undefined } = options;
+  if (edge !== undefined && typeof edge !== 'function') {
+    throw new TypeError(`edge should be a function of the request, got ${typeof edge}`);
+  }
+  const deadlineHeader = options.deadlineHeader?.toLowerCase();
+  return (req, res) => {
+    const trusted = typeof trustHeader === 'function' ? trustHeader(req) : trustHeader;
+    let className: string;
+    if (trusted && req.headers[policy.header] !== undefined) {
+      className = classFromRequest(policy, req);
+    } else {
+      removeHeader(req, policy.header);
+      className = policy.classify(edge?.(req));
+    }
+    const deadlineMs = deadlineHeader === undefined ? undefined : readDeadline(req, deadlineHeader);
+    return runWithContext(
+      deadlineMs === undefined ? { className } : { className, deadlineMs },
+      () => handler(req, res),
+    );
+  };
+}
+
+/** Removes every copy of header `name` (lower case) from a request. */
+function removeHeader(req: IncomingMessage, name: string): void {
+  delete req.headers[name];
+  const raw = req.rawHeaders;
+  for (let i = raw.length - 2; i >= 0; i -= 2) {
+    if ((raw[i] as string).toLowerCase() === name) raw.splice(i, 2);
+  }
+}
+
+/** The absolute deadline (wall clock, ms) from a remaining-time header, if well formed. */
+function readDeadline(req: IncomingMessage, name: string): number | undefined {
+  const value = req.headers[name];
+  const text = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (text === undefined || !/^\d+(\.\d+)?$/.test(text)) return undefined;
+  return Date.now() + Number(text);
+}
