@@ -31,6 +31,7 @@ export type { ModelName } from './model/phi/Phi.js';
 export { type RandomSource, seededRandom } from './model/random.js';
 export { solveService } from './model/service.js';
 export { type Backoff, createBackoff } from './policy/backoff/Backoff.js';
+export * from './policy/budget/index.js';
 export type { RetryBudget } from './policy/budget/RetryBudget.js';
 export { type Clock, systemClock } from './policy/Clock.js';
 export { type ClassOptions, type ClassTable, classTable } from './policy/classes/ClassTable.js';
