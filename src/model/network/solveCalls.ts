@@ -2,7 +2,7 @@ import { brentRoot } from '../numeric/brent.js';
 import { FIXED_POINT_TOLERANCE } from '../service.js';
 import type { NetworkCall, NetworkModel } from './NetworkModel.js';
 import { prepareServices } from './prepare.js';
-import { topologicalOrder } from './topology.js';
+import { successorLists, topologicalOrder } from './topology.js';
 
 /** Options of {@link solveCalls}. */
 export interface CallSolveOptions {
@@ -58,11 +58,8 @@ export function solveCalls(network: NetworkModel, options: CallSolveOptions = {}
   const services = prepareServices(network);
   const n = services.length;
   const classCount = network.classes.length;
-  const successors = network.services.map((s) => [
-    ...new Set(
-      [...(s.calls ?? []), ...(s.branches ?? []).flatMap((b) => b.calls)].map((c) => c.to),
-    ),
-  ]);
+  const successors = successorLists(network.services, { routes: false, calls: true });
+
   const topo = topologicalOrder(successors);
   if (topo === undefined)
     throw new RangeError('calls must form a DAG (no service may call itself back)');

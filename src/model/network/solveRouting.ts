@@ -3,7 +3,7 @@ import { attemptRejection, FIXED_POINT_TOLERANCE } from '../service.js';
 import type { NetworkModel } from './NetworkModel.js';
 import { prepareServices } from './prepare.js';
 import { routingRows } from './structure.js';
-import { stronglyConnectedComponents, topologicalOrder } from './topology.js';
+import { stronglyConnectedComponents, successorLists, topologicalOrder } from './topology.js';
 
 /**
  * Tolerance of each service's own fixed point inside a network solve: tighter than the network's,
@@ -73,9 +73,8 @@ export function solveRouting(
     });
     return lists;
   });
-  const successors = network.services.map((s) => [
-    ...new Set(s.routes.filter((r) => r.p > 0).map((r) => r.to)),
-  ]);
+  const successors = successorLists(network.services, { routes: true, calls: false });
+
   const topo = topologicalOrder(successors);
   const gamma = network.services.map((s) => network.classes.map((_, p) => s.arrivals[p] ?? 0));
   const totalExternal = gamma.flat().reduce((a, b) => a + b, 0);

@@ -1,5 +1,5 @@
 import type { NetworkModel } from './NetworkModel.js';
-import { stronglyConnectedComponents, topologicalOrder } from './topology.js';
+import { stronglyConnectedComponents, successorLists, topologicalOrder } from './topology.js';
 
 /** Which guarantee makes the network's fixed point unique (DESIGN.md, "A network"). */
 export type UniquenessGuarantee = 'dag' | 'norm' | 'class-independent' | 'none';
@@ -56,17 +56,16 @@ export function routingRows(
  */
 export function routingStructure(network: NetworkModel): RoutingStructure {
   const classCount = network.classes.length;
-  const edges = network.services.map((s) => [
-    ...new Set([
-      ...s.routes.filter((r) => r.p > 0).map((r) => r.to),
-      ...(s.calls ?? []).map((c) => c.to),
-      ...(s.branches ?? []).flatMap((b) => b.calls.map((c) => c.to)),
-    ]),
-  ]);
+  const edges = successorLists(network.services, { routes: true, calls: true });
   const dag = topologicalOrder(edges) !== undefined;
   const rowsByClass = Array.from({ length: classCount }, (_, p) => routingRows(network, p));
-  const keys = rowsByClass.map((rows) => JSON.stringify(rows));
-  const classIndependent = keys.every((k) => k === keys[0]);
+  // Classes with the same routing share one analysis: each class points at the first class
+  // whose rows are equal (rows are sorted by destination, so order in the file does not matter).
+  const sameAs = rowsByClass.map((rows, p) => {
+    for (let q = 0; q < p; q++) if (sameRows(rows, rowsByClass[q] as typeof rows)) return q;
+    return p;
+  });
+  const classIndependent = sameAs.every((q) => q === 0);
   let normInf = 0;
   for (const rows of rowsByClass) {
     for (const row of rows)
@@ -75,17 +74,16 @@ export function routingStructure(network: NetworkModel): RoutingStructure {
         row.reduce((sum, e) => sum + e.p, 0),
       );
   }
-  const cache = new Map<string, { radius: number; closed: number[] }>();
+  const results: { radius: number; closed: number[] }[] = [];
   const spectralRadius: number[] = [];
   const closedSets: { classIndex: number; services: number[] }[] = [];
   rowsByClass.forEach((rows, p) => {
-    const key = keys[p] as string;
-    let result = cache.get(key);
+    let result = results[sameAs[p] as number];
     if (result === undefined) {
       const closed = closedServices(rows);
       result = { radius: dag ? 0 : estimateSpectralRadius(rows, closed.length > 0), closed };
-      cache.set(key, result);
     }
+    results[p] = result;
     spectralRadius.push(result.radius);
     if (result.closed.length > 0) closedSets.push({ classIndex: p, services: result.closed });
   });
@@ -204,4 +202,17 @@ function powerIteration(
     if (upper - lower <= relative * Math.max(estimate, Number.MIN_VALUE)) break;
   }
   return Math.max(0, (lower + upper) / 2 - shift);
+}
+
+function sameRows(
+  a: readonly { to: number; p: number }[][],
+  b: readonly { to: number; p: number }[][],
+): boolean {
+  return a.every((row, i) => {
+    const other = b[i] as { to: number; p: number }[];
+    return (
+      row.length === other.length &&
+      row.every((e, k) => e.to === other[k]?.to && e.p === other[k]?.p)
+    );
+  });
 }

@@ -113,3 +113,30 @@ export function stronglyConnectedComponents(
   // Tarjan emits components in reverse topological order.
   return components.reverse();
 }
+
+/**
+ * Every service's distinct successors, in first-seen order, from its routes with p > 0 (and,
+ * when `withCalls`, its calls and branch calls). One shared helper so the solvers and the
+ * structure report see the same graph.
+ */
+export function successorLists(
+  services: readonly {
+    readonly routes: readonly { readonly to: number; readonly p: number }[];
+    readonly calls?: readonly { readonly to: number }[];
+    readonly branches?: readonly { readonly calls: readonly { readonly to: number }[] }[];
+  }[],
+  include: { routes: boolean; calls: boolean },
+): number[][] {
+  return services.map((service) => {
+    const list: number[] = [];
+    const add = (to: number) => {
+      if (!list.includes(to)) list.push(to);
+    };
+    if (include.routes) for (const r of service.routes) if (r.p > 0) add(r.to);
+    if (include.calls) {
+      for (const c of service.calls ?? []) add(c.to);
+      for (const b of service.branches ?? []) for (const c of b.calls) add(c.to);
+    }
+    return list;
+  });
+}
