@@ -3,29 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
-import { main } from '../../src/cli/program.js';
 import { generateNetwork } from '../../src/spec/generators/index.js';
 import { parseNetwork } from '../../src/spec/index.js';
+import { runCli } from './runCli.js';
 
-/** Runs the CLI in-process and captures what it writes. */
-async function run(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    const code = await main(argv);
-    return { code, stdout, stderr };
-  } finally {
-    vi.restoreAllMocks();
-  }
-}
+const run = runCli;
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'difftry-generate-'));
 

@@ -5,7 +5,6 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stringify } from 'yaml';
-import { main } from '../../src/cli/program.js';
 import { runUniquenessJob } from '../../src/cli/uniquenessWorker.js';
 import { networkSpecOf, writeCounterexamples } from '../../src/cli/verifyUniquenessCommand.js';
 import { solveRouting } from '../../src/model/network/solveRouting.js';
@@ -14,28 +13,11 @@ import { drawConfiguration } from '../../src/model/uniqueness/index.js';
 import { generateCyclic } from '../../src/spec/generators/generateCyclic.js';
 import { parseNetwork } from '../../src/spec/parseNetwork.js';
 import { toNetworkModel } from '../../src/spec/toNetworkModel.js';
+import { runCli } from './runCli.js';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
 
-/** Runs the CLI in-process and captures what it writes. */
-async function run(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    const code = await main(argv);
-    return { code, stdout, stderr };
-  } finally {
-    vi.restoreAllMocks();
-  }
-}
+const run = runCli;
 
 afterEach(() => vi.restoreAllMocks());
 
