@@ -19,9 +19,9 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { retry as cockatielRetry, ExponentialBackoff, handleAll } from 'cockatiel';
 import pRetry from 'p-retry';
-import { retryPolicy } from '../src/policy/retry/RetryPolicy.js';
 import { difftryFetch } from '../src/runtime/fetch.js';
 import { retry } from '../src/runtime/retry.js';
+import { retryPolicy } from '../src/runtime/retryPolicy.js';
 import { median, report } from './harness.js';
 
 /** Calls per timed batch of the in-process contenders, and timed batches per contender. */

@@ -33,7 +33,7 @@ export { solveService } from './model/service.js';
 export { type Backoff, createBackoff } from './policy/backoff/Backoff.js';
 export * from './policy/budget/index.js';
 export type { RetryBudget } from './policy/budget/RetryBudget.js';
-export { type Clock, systemClock } from './policy/Clock.js';
+export type { Clock } from './policy/Clock.js';
 export { type ClassOptions, type ClassTable, classTable } from './policy/classes/ClassTable.js';
 export {
   type AttemptOutcome,
@@ -41,13 +41,13 @@ export {
   type HeaderLookup,
 } from './policy/retry/AttemptOutcome.js';
 export {
+  createRetryPolicy,
   type GiveUpReason,
   type RetryContext,
   type RetryDecision,
   type RetryOn,
   type RetryPolicy,
   type RetryPolicyOptions,
-  retryPolicy,
 } from './policy/retry/RetryPolicy.js';
 export { parseGrpcPushback, parseRetryAfter } from './policy/retry/retryAfter.js';
 export {
@@ -81,6 +81,7 @@ export {
   type RetryOptions,
   retry,
 } from './runtime/retry.js';
+export { retryPolicy, systemClock } from './runtime/retryPolicy.js';
 export { type DifftryInterceptorOptions, difftryInterceptor } from './runtime/undici.js';
 export { replicateSingleService, simulateSingleService } from './sim/index.js';
 export { isSpecError, loadNetworkFile, parseNetwork, SpecError } from './spec/index.js';

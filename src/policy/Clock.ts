@@ -4,6 +4,3 @@
  * same in all three.
  */
 export type Clock = () => number;
-
-/** The wall clock, for executors that run in real time. */
-export const systemClock: Clock = () => Date.now();

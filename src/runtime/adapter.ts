@@ -1,11 +1,8 @@
 import type { AttemptOutcome, HeaderLookup } from '../policy/retry/AttemptOutcome.js';
-import {
-  type RetryPolicy,
-  type RetryPolicyOptions,
-  retryPolicy,
-} from '../policy/retry/RetryPolicy.js';
+import type { RetryPolicy, RetryPolicyOptions } from '../policy/retry/RetryPolicy.js';
 import type { TimeoutStrategy } from '../policy/timeout/TimeoutStrategy.js';
 import type { RetryOptions } from './retry.js';
+import { retryPolicy } from './retryPolicy.js';
 
 // What the HTTP adapters (`difftryFetch`, `difftryInterceptor`) share: the policy, given as the
 // policy itself or as the options to build one, the per-call settings of `retry()`, and how an

@@ -26,8 +26,8 @@ export type {
   RetryPolicy,
   RetryPolicyOptions,
 } from '../policy/retry/RetryPolicy.js';
-export { retryPolicy } from '../policy/retry/RetryPolicy.js';
 export type { RetryEvent } from './retry.js';
+export { retryPolicy } from './retryPolicy.js';
 
 /** Options of {@link difftryGrpcInterceptor}. */
 export interface DifftryGrpcInterceptorOptions {

@@ -1,15 +1,15 @@
 import { channel } from 'node:diagnostics_channel';
 import type { AttemptOutcome } from '../policy/retry/AttemptOutcome.js';
-import {
-  type GiveUpReason,
-  type RetryDecision,
-  type RetryPolicy,
-  type RetryPolicyOptions,
-  retryPolicy,
+import type {
+  GiveUpReason,
+  RetryDecision,
+  RetryPolicy,
+  RetryPolicyOptions,
 } from '../policy/retry/RetryPolicy.js';
 import { fixedTimeout, type TimeoutStrategy } from '../policy/timeout/TimeoutStrategy.js';
 import { currentContext, runWithContext } from './context.js';
 import { errorCode, TimeoutError } from './errors.js';
+import { retryPolicy } from './retryPolicy.js';
 
 /** What an attempt knows about itself. */
 export interface AttemptInfo {

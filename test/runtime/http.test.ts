@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { retryPolicy } from '../../src/policy/retry/RetryPolicy.js';
 import { currentContext } from '../../src/runtime/context.js';
 import { difftryFetch } from '../../src/runtime/fetch.js';
 import {
@@ -9,6 +8,7 @@ import {
   type RequestContextOptions,
   withRequestContext,
 } from '../../src/runtime/http.js';
+import { retryPolicy } from '../../src/runtime/retryPolicy.js';
 import { type LoopbackServer, startServer } from './loopback.js';
 
 const policy = retryPolicy({

@@ -5,7 +5,7 @@ import {
 import type { RandomSource } from '../../model/random.js';
 import { type Backoff, createBackoff } from '../backoff/Backoff.js';
 import type { RetryBudget } from '../budget/RetryBudget.js';
-import { type Clock, systemClock } from '../Clock.js';
+import type { Clock } from '../Clock.js';
 import { type ClassOptions, type ClassTable, classTable } from '../classes/ClassTable.js';
 import { type AttemptOutcome, GRPC_STATUS } from './AttemptOutcome.js';
 import { parseGrpcPushback, parseRetryAfter } from './retryAfter.js';
@@ -49,9 +49,12 @@ export interface RetryPolicyOptions {
   readonly maxPushbackMs?: number;
   /** A retry budget that composes with the class limits (checked after them). */
   readonly budget?: RetryBudget;
-  /** Milliseconds; default the wall clock. The simulator passes its virtual clock. */
+  /**
+   * Milliseconds. `retryPolicy` (the runtime's factory) defaults it to the wall clock; the
+   * simulator passes its virtual clock.
+   */
   readonly clock?: Clock;
-  /** Uniforms in [0, 1) for jitter; default Math.random. Tests and the simulator seed it. */
+  /** Uniforms in [0, 1) for jitter (`retryPolicy` defaults it); tests and the simulator seed it. */
   readonly random?: RandomSource;
 }
 
@@ -115,26 +118,31 @@ const DEFAULT_GRPC_CODES = [GRPC_STATUS.UNAVAILABLE, GRPC_STATUS.RESOURCE_EXHAUS
 
 /**
  * The DiffTry retry policy: each priority class has its own retry limit, so under overload the
- * high classes keep retrying while the low ones give up quickly.
+ * high classes keep retrying while the low ones give up quickly. This factory takes the clock and
+ * the random source explicitly (policies never read real time); applications use `retryPolicy`
+ * from the package root, which supplies the wall clock and `Math.random`.
  * @example
  * ```ts
- * const policy = retryPolicy({
+ * const policy = createRetryPolicy({
  *   classes: { high: { retries: 5 }, low: { retries: 1 } },
  *   defaultClass: 'low',
  *   backoff: { kind: 'exponential', baseMs: 50, maxMs: 2000, jitter: 'full' },
+ *   clock: () => simulation.now * 1000, // virtual time
+ *   random: seededRandom(7),
  * });
  * policy.decide({ className: 'high', retries: 0, outcome: { kind: 'status', status: 503 } });
  * // → { retry: true, delayMs: …, fromServer: false }
  * ```
  */
-export function retryPolicy(options: RetryPolicyOptions): RetryPolicy {
+export function createRetryPolicy(
+  options: RetryPolicyOptions & { readonly clock: Clock; readonly random: RandomSource },
+): RetryPolicy {
   const names = Object.keys(options.classes ?? {});
   const table = classTable(
     options.classes,
     options.defaultClass ?? (names[names.length - 1] as string),
   );
-  const clock = options.clock ?? systemClock;
-  const random = options.random ?? Math.random;
+  const { clock, random } = options;
   const header = (options.header ?? 'x-priority').toLowerCase();
   if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(header)) {
     throw new TypeError(
