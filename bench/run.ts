@@ -6,6 +6,7 @@ import { run as runModel } from './model.js';
 import { run as runNetwork } from './network.js';
 import { run as runRetry } from './retry.js';
 import { run as runSimulator } from './simulator.js';
+import { run as runTimeouts } from './timeouts.js';
 import { run as runUniqueness } from './uniqueness.js';
 
 console.log(`difftry benchmarks — node ${process.version}, ${process.platform}/${process.arch}`);
@@ -14,3 +15,4 @@ await runNetwork();
 await runSimulator();
 await runUniqueness();
 await runRetry();
+await runTimeouts();

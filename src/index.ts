@@ -55,6 +55,7 @@ export {
   type TimeoutObservation,
   type TimeoutStrategy,
 } from './policy/timeout/TimeoutStrategy.js';
+export * from './policy/timeouts/index.js';
 export type {
   AdapterOptions,
   PolicySource,

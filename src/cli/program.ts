@@ -5,6 +5,8 @@ import { DEMO_DEFAULTS, demoCommand } from './demoCommand.js';
 import { GENERATE_DEFAULTS, generateCommand } from './generateCommand.js';
 import { integerIn, nonNegativeNumber, parseModel, parseRetries, positiveNumber } from './input.js';
 import { SIMULATE_DEFAULTS, simulateCommand } from './simulateCommand.js';
+import { TIMEOUTS_EVAL_DEFAULTS, timeoutsEvalCommand } from './timeoutsEvalCommand.js';
+import { TIMEOUTS_FIT_DEFAULTS, timeoutsFitCommand } from './timeoutsFitCommand.js';
 import { collect, parseObjective, TUNE_DEFAULTS, tuneCommand } from './tuneCommand.js';
 import { isUsageError } from './UsageError.js';
 import {
@@ -211,6 +213,60 @@ function program(): Command {
     .option('--json', 'print one JSON document on stdout')
     .action(async (opts) => {
       emit(await verifyUniquenessCommand(opts));
+    });
+  const timeouts = cli.command('timeouts');
+  timeouts.description('adaptive sequential timeouts');
+  timeouts
+    .command('eval')
+    .description(
+      'the eight-scenario Time Fraction table of the timeout strategies (virtual or live)',
+    )
+    .option('--scenario <name>', 'a scenario or all (default all)')
+    .option('--strategies <list>', `comma-separated (default ${TIMEOUTS_EVAL_DEFAULTS.strategies})`)
+    .option('--live', 'App1 → App2 over real HTTP on loopback instead of virtual time')
+    .addOption(
+      new Option(
+        '--time-scale <x>',
+        `with --live: latency multiplier (default ${TIMEOUTS_EVAL_DEFAULTS.timeScale})`,
+      ).argParser(positiveNumber('--time-scale')),
+    )
+    .addOption(
+      new Option('--requests <n>', 'requests per scenario, the first 10 % initialising')
+        .argParser(integerIn('--requests', 20, 1_000_000))
+        .default(TIMEOUTS_EVAL_DEFAULTS.requests),
+    )
+    .addOption(
+      new Option('--seed <n>', 'random seed')
+        .argParser(integerIn('--seed', 0, 2 ** 31 - 1))
+        .default(TIMEOUTS_EVAL_DEFAULTS.seed),
+    )
+    .option('--json', 'print one JSON document on stdout')
+    .action(async (opts) => {
+      emit(await timeoutsEvalCommand(opts));
+    });
+  timeouts
+    .command('fit')
+    .description('the optimal timeout sequence and best single timeout for a latency sample file')
+    .argument('<file>', 'latencies in seconds, one a line (a header line allowed)')
+    .addOption(
+      new Option('--depth <n>', 'timeouts in the sequence, t_z included')
+        .argParser(integerIn('--depth', 1, 16))
+        .default(TIMEOUTS_FIT_DEFAULTS.depth),
+    )
+    .addOption(
+      new Option(
+        '--tz <seconds>',
+        'the ceiling t_z (default 1.5 × p99, at most 2 × max)',
+      ).argParser(positiveNumber('--tz')),
+    )
+    .addOption(
+      new Option('--cost <c1>', 'attempt cost g(t) = c1·t')
+        .argParser(nonNegativeNumber('--cost'))
+        .default(TIMEOUTS_FIT_DEFAULTS.cost),
+    )
+    .option('--json', 'print one JSON document on stdout')
+    .action(async (file: string, opts) => {
+      emit(await timeoutsFitCommand({ file, ...opts }));
     });
   return cli;
 }

@@ -59,5 +59,6 @@ export {
   solveService,
 } from './service.js';
 export { erfc, normalCdf } from './special.js';
+export * from './timeouts/index.js';
 export * from './tune/index.js';
 export * from './uniqueness/index.js';

@@ -1,0 +1,110 @@
+import { readFile } from 'node:fs/promises';
+import { empiricalLatency } from '../model/timeouts/empiricalLatency.js';
+import { linearCost } from '../model/timeouts/linearCost.js';
+import { optimizeTimeouts } from '../model/timeouts/optimizeTimeouts.js';
+import type { CommandOutput } from './analyzeCommand.js';
+import { formatTable } from './table.js';
+import { UsageError } from './UsageError.js';
+
+/** Options of `difftry timeouts fit`, as commander hands them over. */
+export interface TimeoutsFitOptions {
+  /** A file of latencies in seconds, one a line, with an optional header line. */
+  readonly file: string;
+  /** Timeouts in the sequence, t_z included (default 4). */
+  readonly depth?: number;
+  /** The ceiling t_z (s); default the model's rule (`ceilingTimeout`). */
+  readonly tz?: number;
+  /** c1 of the attempt cost g(t) = c1·t (default 0). */
+  readonly cost?: number;
+  readonly json?: boolean;
+}
+
+/** Defaults of `difftry timeouts fit`. */
+export const TIMEOUTS_FIT_DEFAULTS = { depth: 4, cost: 0 } as const;
+
+/**
+ * `difftry timeouts fit FILE`: estimates the latency law of the file's samples
+ * (`empiricalLatency`) and prints the Optimizer's sequence of `depth` timeouts ending at t_z, its
+ * expected latency E_0, and the best single repeated timeout with its E, all in seconds.
+ * @throws {UsageError} when the file cannot be read or a line is not a positive number.
+ */
+export async function timeoutsFitCommand(options: TimeoutsFitOptions): Promise<CommandOutput> {
+  let text: string;
+  try {
+    text = await readFile(options.file, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    const reason =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : String(error);
+    throw new UsageError(`${options.file}: cannot read the file: ${reason}`, { cause: error });
+  }
+  const latencies = parseLatencies(text, options.file);
+  const c1 = options.cost ?? TIMEOUTS_FIT_DEFAULTS.cost;
+  const depth = options.depth ?? TIMEOUTS_FIT_DEFAULTS.depth;
+  const law = empiricalLatency(latencies.map((latency) => ({ latency })));
+  const result = optimizeTimeouts(law, { depth, tz: options.tz, cost: linearCost({ c1 }) });
+  if (options.json) {
+    const document = {
+      sequence: result.sequence,
+      E0: result.E0,
+      single: { timeout: result.single.timeout, E: result.single.E },
+      tz: result.tz,
+    };
+    return { stdout: JSON.stringify(document, null, 2) };
+  }
+  const rows = result.sequence.map((t, n) => [
+    String(n + 1),
+    seconds(t),
+    seconds(result.E[n] as number),
+  ]);
+  const shorter =
+    result.sequence.length < depth
+      ? `\n(${result.sequence.length} of ${depth} timeouts: no earlier timeout lowers E_0)`
+      : '';
+  const lines = [
+    `${options.file}: ${latencies.length} latencies from ${seconds(law.minObserved)} s to ${seconds(law.maxObserved)} s; g(t) = ${c1}·t`,
+    '',
+    `Optimal sequence (depth ${depth}, t_z = ${seconds(result.tz)} s${options.tz === undefined ? ', the default ceiling' : ''}):`,
+    formatTable(
+      [{ heading: 'attempt' }, { heading: 'timeout (s)' }, { heading: 'E_n (s)' }],
+      rows,
+    ) + shorter,
+    '',
+    `E_0 = ${seconds(result.E0)} s`,
+    `Best single repeated timeout: ${seconds(result.single.timeout)} s, E = ${seconds(result.single.E)} s`,
+  ];
+  return { stdout: lines.join('\n') };
+}
+
+/**
+ * The latencies of a samples file: one positive number of seconds a line; blank lines are
+ * skipped, and the first non-blank line may be a header (it does not start like a number).
+ * @throws {UsageError} naming the file and line of the first bad line, or when there is none.
+ */
+export function parseLatencies(text: string, file: string): number[] {
+  const latencies: number[] = [];
+  let seenFirst = false;
+  for (const [index, raw] of text.split('\n').entries()) {
+    const line = raw.trim();
+    if (line === '') continue;
+    const isFirst = !seenFirst;
+    seenFirst = true;
+    if (isFirst && !/^[-+.\d]/.test(line)) continue;
+    const value = Number(line);
+    if (!(Number.isFinite(value) && value > 0)) {
+      throw new UsageError(
+        `${file}:${index + 1}: expected a latency in seconds (a positive number), got "${line}"`,
+      );
+    }
+    latencies.push(value);
+  }
+  if (latencies.length === 0) {
+    throw new UsageError(`${file}: expected latencies in seconds, one a line, found none`);
+  }
+  return latencies;
+}
+
+/** Seconds to 4 significant digits. */
+function seconds(value: number): string {
+  return String(Number(value.toPrecision(4)));
+}
