@@ -12,6 +12,17 @@ export {
   type SimulationOptions,
   type SimulationProgress,
 } from './engine/Simulation.js';
+export type {
+  NetworkSimulationResult,
+  SimulatedEndToEnd,
+  SimulatedService,
+  SimulatedServiceClass,
+} from './network/NetworkSimulationResult.js';
+export {
+  type NetworkPolicyOptions,
+  type SimulateNetworkOptions,
+  simulateNetwork,
+} from './network/simulateNetwork.js';
 export {
   type ReplicatedClassMeasurement,
   type ReplicatedSingleServiceResult,

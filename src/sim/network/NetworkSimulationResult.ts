@@ -1,0 +1,51 @@
+/**
+ * The result of {@link simulateNetwork}, in the shape of the analysis's `NetworkReport` so the two
+ * compare field by field. Rates are per second of the measured window; rejections are fractions
+ * of the requests measured (those whose external arrival fell in the window).
+ */
+export interface NetworkSimulationResult {
+  readonly mode: 'routing';
+  readonly classes: readonly { readonly name: string; readonly retries: number }[];
+  readonly services: Readonly<Record<string, SimulatedService>>;
+  readonly endToEnd: Readonly<Record<string, SimulatedEndToEnd>>;
+  /** Measured window, virtual seconds. */
+  readonly duration: number;
+  /** Virtual seconds simulated before the window. */
+  readonly warmup: number;
+  /** Events processed by the run. */
+  readonly events: number;
+  /** Virtual time when the last measured request resolved, seconds. */
+  readonly endTime: number;
+}
+
+/** One service, measured. */
+export interface SimulatedService {
+  /** Attempt-rejection fraction over every class. */
+  readonly s: number;
+  /** Attempts per second over capacity. */
+  readonly rho: number;
+  readonly classes: Readonly<Record<string, SimulatedServiceClass>>;
+}
+
+/** One class at one service, measured. */
+export interface SimulatedServiceClass {
+  /** Requests arriving per second (external plus routed in), before retries. */
+  readonly in: number;
+  /** Requests per second that got through this hop. */
+  readonly out: number;
+  /** Attempts per second. */
+  readonly attempts: number;
+  /** Fraction of the requests arriving here that failed here after this hop's retries. */
+  readonly rejection: number;
+}
+
+/** End-to-end figures of a class: counts of measured requests and their fates. */
+export interface SimulatedEndToEnd {
+  readonly originals: number;
+  readonly completed: number;
+  readonly rejected: number;
+  /** rejected / originals. */
+  readonly rejection: number;
+  /** completed / originals. */
+  readonly completion: number;
+}

@@ -1,0 +1,477 @@
+import {
+  type BackoffDescription,
+  DEFAULT_BACKOFF,
+} from '../../model/backoff/BackoffDescription.js';
+import { exponentialDistribution } from '../../model/distributions/exponential.js';
+import type { ServiceTimeDistribution } from '../../model/distributions/ServiceTimeDistribution.js';
+import type { NetworkModel } from '../../model/network/NetworkModel.js';
+import { type RandomSource, seededRandom } from '../../model/random.js';
+import type { Clock } from '../../policy/Clock.js';
+import type { AttemptOutcome } from '../../policy/retry/AttemptOutcome.js';
+import {
+  createRetryPolicy,
+  type RetryPolicy,
+  type RetryPolicyOptions,
+} from '../../policy/retry/RetryPolicy.js';
+import { IntFifo } from '../engine/IntFifo.js';
+import { Simulation } from '../engine/Simulation.js';
+import { DEFAULT_WARMUP_FRACTION } from '../SingleServiceConfig.js';
+import type {
+  NetworkSimulationResult,
+  SimulatedEndToEnd,
+  SimulatedService,
+  SimulatedServiceClass,
+} from './NetworkSimulationResult.js';
+
+/** What {@link SimulateNetworkOptions.retryPolicy} receives to build a service's policy. */
+export type NetworkPolicyOptions = RetryPolicyOptions & {
+  readonly clock: Clock;
+  readonly random: RandomSource;
+};
+
+/** Options of {@link simulateNetwork}. */
+export interface SimulateNetworkOptions {
+  /** Length of the measured window, virtual seconds; > 0. */
+  readonly duration: number;
+  /** Virtual seconds simulated before the window; default 10 % of `duration`. */
+  readonly warmup?: number;
+  /** Seed of the random source (a safe integer). */
+  readonly seed: number;
+  /** Substream of the seed; default 0. */
+  readonly stream?: number;
+  /** Retry delay of every hop's client; default {@link DEFAULT_BACKOFF} (random, mean 100 ms). */
+  readonly backoff?: BackoffDescription;
+  /** Service-time law per service (seconds); default exponential with mean 1/capacity. */
+  readonly serviceTimes?: readonly ServiceTimeDistribution[];
+  /**
+   * Builds the retry policy of the clients calling service `serviceIndex`; default
+   * `createRetryPolicy`. The options it receives carry the service's per-class retry limits, the
+   * backoff, the simulation's virtual clock (ms) and the run's seeded random source. A test can
+   * wrap the policy to watch its decisions; the simulator never decides a retry itself.
+   */
+  readonly retryPolicy?: (serviceIndex: number, options: NetworkPolicyOptions) => RetryPolicy;
+}
+
+/** A rejected attempt, as the runtime's client sees it: the server answered 503. */
+const REJECTED: AttemptOutcome = Object.freeze({ kind: 'status', status: 503 });
+
+/**
+ * Simulates a routing-mode network (DESIGN.md, "A network") in virtual time.
+ *
+ * Every service is a FCFS station with capacity μ (service time mean 1/μ) and room for m
+ * requests; an attempt finding m present is rejected at once. External requests of class p reach
+ * service i as a Poisson stream of rate γ_i^p. A request that succeeds at i moves to j with
+ * probability F_ij^p (routes for all classes plus those of class p) or leaves. At every hop a
+ * rejected attempt is retried as the runtime's client would: the hop's `RetryPolicy` (one per
+ * service, built by `createRetryPolicy` with that service's limits k_i^p) is asked with a 503
+ * outcome, and the retry is scheduled after the delay it returns. A request that exhausts its
+ * retries at a hop is rejected end to end.
+ *
+ * Requests whose external arrival falls in [warmup, warmup + duration) are measured, and the run
+ * goes on after the window until all of them have resolved. Same options ⇒ identical result.
+ *
+ * Call-graph mode (`calls`, `branches`) is not simulated yet.
+ * @throws RangeError for call-graph networks and bad options or routes.
+ * @example
+ * ```ts
+ * const network = toNetworkModel(parseNetwork(text, 'hotel.yaml'));
+ * const result = simulateNetwork(network, { duration: 400, seed: 1 });
+ * result.endToEnd.low?.rejection; // compare with analyzeNetwork(network).endToEnd.low.rejection
+ * ```
+ */
+export function simulateNetwork(
+  network: NetworkModel,
+  options: Readonly<SimulateNetworkOptions>,
+): NetworkSimulationResult {
+  const run = new NetworkRun(network, options);
+  run.simulation.run();
+  return run.output();
+}
+
+/**
+ * The state of one run: requests in a struct of typed arrays indexed by an id that a free list
+ * recycles; per service×class counters in flat arrays indexed `service * classCount + class`.
+ */
+class NetworkRun {
+  readonly simulation = new Simulation();
+  private readonly network: NetworkModel;
+  private readonly random: RandomSource;
+  private readonly classCount: number;
+  private readonly warmup: number;
+  private readonly duration: number;
+  private readonly windowEnd: number;
+  private readonly arrivalKind: number;
+  private readonly attemptKind: number;
+  private readonly departureKind: number;
+
+  // Per service.
+  private readonly policies: readonly RetryPolicy[];
+  private readonly serviceTimes: readonly ServiceTimeDistribution[];
+  private readonly queueLimit: Float64Array;
+  private readonly inSystem: Int32Array;
+  private readonly lines: readonly IntFifo[];
+
+  // Per class.
+  private readonly classNames: readonly string[];
+  private readonly firstPreviousDelayMs: number | undefined;
+  private readonly originals: Float64Array;
+  private readonly completed: Float64Array;
+  private readonly rejected: Float64Array;
+
+  // Per service × class.
+  private readonly meanInterarrival: Float64Array;
+  private readonly routeStart: Int32Array;
+  private readonly routeEnd: Int32Array;
+  private readonly arrivedCount: Float64Array;
+  private readonly passedCount: Float64Array;
+  private readonly attemptCount: Float64Array;
+  private readonly attemptRejectionCount: Float64Array;
+  private readonly hopRejectionCount: Float64Array;
+
+  // Routes, flat: cumulative probability and target.
+  private readonly routeCumulative: Float64Array;
+  private readonly routeTarget: Int32Array;
+
+  // Per request.
+  private requestClass = new Int32Array(256);
+  private requestService = new Int32Array(256);
+  private retriesUsed = new Int32Array(256);
+  private previousDelayMs = new Float64Array(256);
+  private measured = new Uint8Array(256);
+  private freeIds = new Int32Array(256);
+  private freeCount = 0;
+  private idsInUse = 0;
+
+  private windowEnded = false;
+  private measuredOutstanding = 0;
+
+  constructor(network: NetworkModel, options: Readonly<SimulateNetworkOptions>) {
+    this.network = network;
+    const mode = network.mode ?? 'routing';
+    const services = network.services;
+    if (
+      mode !== 'routing' ||
+      services.some((s) => (s.calls?.length ?? 0) > 0 || (s.branches?.length ?? 0) > 0)
+    ) {
+      throw new RangeError('simulateNetwork simulates routing networks only, got a call graph');
+    }
+    const { duration, seed } = options;
+    if (!(Number.isFinite(duration) && duration > 0)) {
+      throw new RangeError(
+        `duration should be a positive finite number of seconds, got ${duration}`,
+      );
+    }
+    const warmup = options.warmup ?? DEFAULT_WARMUP_FRACTION * duration;
+    if (!(Number.isFinite(warmup) && warmup >= 0)) {
+      throw new RangeError(
+        `warmup should be a non-negative finite number of seconds, got ${warmup}`,
+      );
+    }
+    this.duration = duration;
+    this.warmup = warmup;
+    this.windowEnd = warmup + duration;
+    this.random = seededRandom(seed, options.stream ?? 0);
+
+    const serviceCount = services.length;
+    const classCount = network.classes.length;
+    if (classCount === 0) throw new RangeError('network.classes should not be empty');
+    this.classCount = classCount;
+    this.classNames = network.classes.map((c) => c.name);
+    const backoff = options.backoff ?? DEFAULT_BACKOFF;
+    // Decorrelated jitter grows from the previous delay; the first retry starts from the base.
+    this.firstPreviousDelayMs = backoff.kind === 'exponential' ? backoff.baseMs : undefined;
+
+    if (options.serviceTimes !== undefined && options.serviceTimes.length !== serviceCount) {
+      throw new RangeError(
+        `serviceTimes should have one law per service (${serviceCount}), got ${options.serviceTimes.length}`,
+      );
+    }
+    this.serviceTimes = services.map(
+      (s, i) => options.serviceTimes?.[i] ?? exponentialDistribution(1 / s.capacity),
+    );
+    this.queueLimit = new Float64Array(services.map((s) => s.queue));
+    this.inSystem = new Int32Array(serviceCount);
+    this.lines = services.map(() => new IntFifo());
+
+    const simulation = this.simulation;
+    const clock: Clock = () => simulation.now * 1000;
+    const makePolicy =
+      options.retryPolicy ?? ((_index, policyOptions) => createRetryPolicy(policyOptions));
+    this.policies = services.map((service, i) => {
+      const classes: Record<string, { retries: number }> = {};
+      this.classNames.forEach((name, p) => {
+        classes[name] = { retries: service.retryLimits[p] ?? network.classes[p]?.retryLimit ?? 0 };
+      });
+      return makePolicy(i, {
+        classes,
+        defaultClass: this.classNames[classCount - 1],
+        backoff,
+        clock,
+        random: this.random,
+      });
+    });
+
+    const cells = serviceCount * classCount;
+    this.meanInterarrival = new Float64Array(cells);
+    this.routeStart = new Int32Array(cells);
+    this.routeEnd = new Int32Array(cells);
+    this.arrivedCount = new Float64Array(cells);
+    this.passedCount = new Float64Array(cells);
+    this.attemptCount = new Float64Array(cells);
+    this.attemptRejectionCount = new Float64Array(cells);
+    this.hopRejectionCount = new Float64Array(cells);
+    const cumulative: number[] = [];
+    const targets: number[] = [];
+    services.forEach((service, i) => {
+      for (let p = 0; p < classCount; p++) {
+        const cell = i * classCount + p;
+        const rate = service.arrivals[p] ?? 0;
+        if (!(Number.isFinite(rate) && rate >= 0)) {
+          throw new RangeError(
+            `services[${i}].arrivals[${p}] should be a non-negative finite rate, got ${rate}`,
+          );
+        }
+        this.meanInterarrival[cell] = rate > 0 ? 1 / rate : 0;
+        this.routeStart[cell] = targets.length;
+        let total = 0;
+        for (const route of service.routes) {
+          if (route.classIndex !== undefined && route.classIndex !== p) continue;
+          if (!(Number.isInteger(route.to) && route.to >= 0 && route.to < serviceCount)) {
+            throw new RangeError(`services[${i}] routes to an unknown service index ${route.to}`);
+          }
+          if (!(route.p >= 0 && route.p <= 1)) {
+            throw new RangeError(
+              `services[${i}] route probability should be in [0, 1], got ${route.p}`,
+            );
+          }
+          total += route.p;
+          cumulative.push(total);
+          targets.push(route.to);
+        }
+        if (total > 1 + 1e-9) {
+          throw new RangeError(
+            `services[${i}] routes of class ${this.classNames[p]} should sum to at most 1, got ${total}`,
+          );
+        }
+        this.routeEnd[cell] = targets.length;
+      }
+    });
+    this.routeCumulative = new Float64Array(cumulative);
+    this.routeTarget = new Int32Array(targets);
+
+    this.originals = new Float64Array(classCount);
+    this.completed = new Float64Array(classCount);
+    this.rejected = new Float64Array(classCount);
+
+    this.arrivalKind = simulation.define((cell) => this.arrival(cell));
+    this.attemptKind = simulation.define((id) => this.attempt(id));
+    this.departureKind = simulation.define((service) => this.departure(service));
+    const windowEndKind = simulation.define(() => this.closeWindow());
+    simulation.schedule(this.windowEnd, windowEndKind, 0);
+    for (let cell = 0; cell < cells; cell++) {
+      if (this.meanInterarrival[cell] > 0) {
+        simulation.schedule(this.interarrival(cell), this.arrivalKind, cell);
+      }
+    }
+  }
+
+  private interarrival(cell: number): number {
+    return -this.meanInterarrival[cell] * Math.log1p(-this.random());
+  }
+
+  /** An external arrival; `cell` = service × classCount + class. */
+  private arrival(cell: number): void {
+    const simulation = this.simulation;
+    const now = simulation.now;
+    simulation.schedule(now + this.interarrival(cell), this.arrivalKind, cell);
+    const classIndex = cell % this.classCount;
+    const id = this.allocate();
+    this.requestClass[id] = classIndex;
+    if (now >= this.warmup && now < this.windowEnd) {
+      this.measured[id] = 1;
+      this.originals[classIndex]++;
+      this.measuredOutstanding++;
+    } else {
+      this.measured[id] = 0;
+    }
+    this.enter(id, (cell - classIndex) / this.classCount);
+  }
+
+  /** Request `id` arrives at `service` and makes its first attempt there. */
+  private enter(id: number, service: number): void {
+    this.requestService[id] = service;
+    this.retriesUsed[id] = 0;
+    this.previousDelayMs[id] = this.firstPreviousDelayMs ?? 0;
+    if (this.measured[id] === 1)
+      this.arrivedCount[service * this.classCount + this.requestClass[id]]++;
+    this.attempt(id);
+  }
+
+  /** An attempt (first or retry) of request `id` at its current service. */
+  private attempt(id: number): void {
+    const simulation = this.simulation;
+    const service = this.requestService[id];
+    const classIndex = this.requestClass[id];
+    const cell = service * this.classCount + classIndex;
+    const measured = this.measured[id] === 1;
+    if (measured) this.attemptCount[cell]++;
+    if (this.inSystem[service] >= this.queueLimit[service]) {
+      if (measured) this.attemptRejectionCount[cell]++;
+      const used = this.retriesUsed[id];
+      const decision = (this.policies[service] as RetryPolicy).decide({
+        className: this.classNames[classIndex] as string,
+        retries: used,
+        outcome: REJECTED,
+        previousDelayMs:
+          used === 0 && this.firstPreviousDelayMs === undefined
+            ? undefined
+            : this.previousDelayMs[id],
+      });
+      if (decision.retry) {
+        this.retriesUsed[id] = used + 1;
+        this.previousDelayMs[id] = decision.delayMs;
+        simulation.schedule(simulation.now + decision.delayMs / 1000, this.attemptKind, id);
+        return;
+      }
+      if (measured) {
+        this.hopRejectionCount[cell]++;
+        this.rejected[classIndex]++;
+      }
+      this.finish(id);
+      return;
+    }
+    const line = this.lines[service] as IntFifo;
+    line.push(id);
+    if (++this.inSystem[service] === 1) this.startService(service);
+  }
+
+  private startService(service: number): void {
+    const simulation = this.simulation;
+    simulation.schedule(
+      simulation.now + (this.serviceTimes[service] as ServiceTimeDistribution).sample(this.random),
+      this.departureKind,
+      service,
+    );
+  }
+
+  /** The request at the head of `service`'s line finishes service: it moves on or leaves. */
+  private departure(service: number): void {
+    const id = (this.lines[service] as IntFifo).shift();
+    if (--this.inSystem[service] > 0) this.startService(service);
+    const classIndex = this.requestClass[id];
+    const cell = service * this.classCount + classIndex;
+    if (this.measured[id] === 1) this.passedCount[cell]++;
+    const end = this.routeEnd[cell];
+    let index = this.routeStart[cell];
+    if (index < end) {
+      const draw = this.random();
+      const cumulative = this.routeCumulative;
+      while (index < end && draw >= cumulative[index]) index++;
+      if (index < end) {
+        this.enter(id, this.routeTarget[index]);
+        return;
+      }
+    }
+    if (this.measured[id] === 1) this.completed[classIndex]++;
+    this.finish(id);
+  }
+
+  /** Request `id` has left the network (completed or rejected). */
+  private finish(id: number): void {
+    if (this.measured[id] === 1) {
+      this.measuredOutstanding--;
+      this.stopIfDrained();
+    }
+    this.freeIds[this.freeCount++] = id;
+  }
+
+  private closeWindow(): void {
+    this.windowEnded = true;
+    this.stopIfDrained();
+  }
+
+  private stopIfDrained(): void {
+    if (this.windowEnded && this.measuredOutstanding === 0) this.simulation.stop();
+  }
+
+  private allocate(): number {
+    if (this.freeCount > 0) return this.freeIds[--this.freeCount];
+    if (this.idsInUse === this.measured.length) this.growRequests();
+    return this.idsInUse++;
+  }
+
+  private growRequests(): void {
+    const size = this.measured.length * 2;
+    const grow = <T extends Int32Array | Float64Array | Uint8Array>(
+      old: T,
+      make: (n: number) => T,
+    ): T => {
+      const next = make(size);
+      next.set(old);
+      return next;
+    };
+    this.requestClass = grow(this.requestClass, (n) => new Int32Array(n));
+    this.requestService = grow(this.requestService, (n) => new Int32Array(n));
+    this.retriesUsed = grow(this.retriesUsed, (n) => new Int32Array(n));
+    this.previousDelayMs = grow(this.previousDelayMs, (n) => new Float64Array(n));
+    this.measured = grow(this.measured, (n) => new Uint8Array(n));
+    this.freeIds = grow(this.freeIds, (n) => new Int32Array(n));
+  }
+
+  output(): NetworkSimulationResult {
+    const { duration, classCount, classNames, network } = this;
+    const services: Record<string, SimulatedService> = {};
+    network.services.forEach((service, i) => {
+      const classes: Record<string, SimulatedServiceClass> = {};
+      let attempts = 0;
+      let attemptRejections = 0;
+      classNames.forEach((name, p) => {
+        const cell = i * classCount + p;
+        attempts += this.attemptCount[cell] as number;
+        attemptRejections += this.attemptRejectionCount[cell] as number;
+        classes[name] = {
+          in: (this.arrivedCount[cell] as number) / duration,
+          out: (this.passedCount[cell] as number) / duration,
+          attempts: (this.attemptCount[cell] as number) / duration,
+          rejection: ratio(
+            this.hopRejectionCount[cell] as number,
+            this.arrivedCount[cell] as number,
+          ),
+        };
+      });
+      services[service.name] = {
+        s: ratio(attemptRejections, attempts),
+        rho: attempts / duration / service.capacity,
+        classes,
+      };
+    });
+    const endToEnd: Record<string, SimulatedEndToEnd> = {};
+    classNames.forEach((name, p) => {
+      const originals = this.originals[p] as number;
+      const completed = this.completed[p] as number;
+      const rejected = this.rejected[p] as number;
+      endToEnd[name] = {
+        originals,
+        completed,
+        rejected,
+        rejection: ratio(rejected, originals),
+        completion: ratio(completed, originals),
+      };
+    });
+    return {
+      mode: 'routing',
+      classes: network.classes.map((c) => ({ name: c.name, retries: c.retryLimit })),
+      services,
+      endToEnd,
+      duration,
+      warmup: this.warmup,
+      events: this.simulation.eventsProcessed,
+      endTime: this.simulation.now,
+    };
+  }
+}
+
+/** numerator / denominator, NaN when the denominator is 0 (no observations). */
+function ratio(numerator: number, denominator: number): number {
+  return denominator > 0 ? numerator / denominator : Number.NaN;
+}
