@@ -1,9 +1,16 @@
+import type { BackoffDescription } from '../model/backoff/BackoffDescription.js';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
+import { type ReplicatedNetworkResult, replicateNetwork } from '../sim/network/replicateNetwork.js';
 import { type ReplicatedSingleServiceResult, replicateSingleService } from '../sim/replicate.js';
+import type { NetworkSpec } from '../spec/schema.js';
 import { toNetworkModel } from '../spec/toNetworkModel.js';
 import { loadNetwork, type NetworkSource } from './input.js';
 import { progressOnStderr } from './progress.js';
-import { type RunLength, toSingleServiceConfig } from './simulationConfig.js';
+import {
+  type RunLength,
+  toNetworkSimulationOptions,
+  toSingleServiceConfig,
+} from './simulationConfig.js';
 import { fixed, formatTable, groupedRows, withCi } from './table.js';
 
 /** Options of `difftry simulate`. */
@@ -20,6 +27,7 @@ export const SIMULATE_DEFAULTS = { duration: 200, replications: 10, seed: 1 } as
 export async function simulateCommand(options: SimulateOptions): Promise<string> {
   const network = await loadNetwork(options);
   const model = toNetworkModel(network, { retries: options.retries });
+  if (!isSingleService(model)) return simulateNetworkCommand(network, model, options);
   const config = toSingleServiceConfig(network, model, options);
   const progress = progressOnStderr('simulate');
   const result = replicateSingleService(config, options.replications, {
@@ -29,6 +37,150 @@ export async function simulateCommand(options: SimulateOptions): Promise<string>
   const serviceName = network.services[0]?.name ?? 'service';
   const document = simulationDocument(model, serviceName, result, options.seed);
   return options.json ? JSON.stringify(document, null, 2) : formatSimulation(model, document);
+}
+
+/** One service, no routes, no calls: the single-service simulator's case. */
+function isSingleService(model: NetworkModel): boolean {
+  const [service, ...others] = model.services;
+  return (
+    service !== undefined &&
+    others.length === 0 &&
+    (model.mode ?? 'routing') === 'routing' &&
+    service.routes.length === 0
+  );
+}
+
+/** Why a network simulation uses one backoff, said in its output. */
+const ONE_BACKOFF_NOTE =
+  "per-class backoffs are not yet applied in network simulation: every hop retries with the first class's backoff";
+
+/** `difftry simulate` for a network of several services: replications of `simulateNetwork`. */
+function simulateNetworkCommand(
+  network: NetworkSpec,
+  model: NetworkModel,
+  options: SimulateOptions,
+): string {
+  const simulation = toNetworkSimulationOptions(network, options);
+  const progress = progressOnStderr('simulate');
+  let result: ReplicatedNetworkResult;
+  try {
+    result = replicateNetwork(model, simulation, options.replications, {
+      onProgress: (fraction) => progress.update(fraction),
+    });
+  } finally {
+    progress.stop();
+  }
+  const document = networkSimulationDocument(model, result, options.seed, simulation.backoff);
+  return options.json ? JSON.stringify(document, null, 2) : formatNetworkSimulation(document);
+}
+
+/** The `simulate --json` document of a network: DESIGN.md's shape, each figure with its `Ci95`. */
+export function networkSimulationDocument(
+  model: NetworkModel,
+  result: ReplicatedNetworkResult,
+  seed: number,
+  backoff: BackoffDescription,
+) {
+  const services: Record<
+    string,
+    { s: number; sCi95: number; rho: number; rhoCi95: number; classes: Record<string, Figures> }
+  > = {};
+  for (const [name, service] of Object.entries(result.services)) {
+    const classes: Record<string, Figures> = {};
+    for (const [className, c] of Object.entries(service.classes)) {
+      classes[className] = {
+        in: c.in,
+        inCi95: c.inCi95,
+        out: c.out,
+        outCi95: c.outCi95,
+        attempts: c.attempts,
+        attemptsCi95: c.attemptsCi95,
+        rejection: c.rejection,
+        rejectionCi95: c.rejectionCi95,
+      };
+    }
+    services[name] = {
+      s: service.s,
+      sCi95: service.sCi95,
+      rho: service.rho,
+      rhoCi95: service.rhoCi95,
+      classes,
+    };
+  }
+  const endToEnd: Record<string, Figures> = {};
+  for (const [className, e] of Object.entries(result.endToEnd)) {
+    endToEnd[className] = {
+      rejection: e.rejection,
+      rejectionCi95: e.rejectionCi95,
+      completion: e.completion,
+      completionCi95: e.completionCi95,
+    };
+  }
+  return {
+    classes: model.classes.map((c) => ({ name: c.name, retries: c.retryLimit })),
+    services,
+    endToEnd,
+    replications: result.replications,
+    duration: result.duration,
+    warmup: result.warmup,
+    seed,
+    events: result.events,
+    backoff,
+    notes: [ONE_BACKOFF_NOTE],
+  };
+}
+
+type Figures = Record<string, number>;
+type NetworkSimulationDocument = ReturnType<typeof networkSimulationDocument>;
+
+function formatNetworkSimulation(doc: NetworkSimulationDocument): string {
+  const rows = groupedRows(
+    doc.services,
+    (service) => service.classes,
+    (name, service) => [
+      name,
+      withCi(service.rho, service.rhoCi95, 3),
+      withCi(service.s, service.sCi95),
+    ],
+    (className, c) => [
+      className,
+      withCi(c.in ?? Number.NaN, c.inCi95 ?? Number.NaN, 2),
+      withCi(c.attempts ?? Number.NaN, c.attemptsCi95 ?? Number.NaN, 2),
+      withCi(c.rejection ?? Number.NaN, c.rejectionCi95 ?? Number.NaN),
+      withCi(c.out ?? Number.NaN, c.outCi95 ?? Number.NaN, 2),
+    ],
+  );
+  const services = formatTable(
+    [
+      { heading: 'service', alignRight: false },
+      { heading: 'ρ' },
+      { heading: 's' },
+      { heading: 'class', alignRight: false },
+      { heading: 'in/s' },
+      { heading: 'attempts/s' },
+      { heading: 'rejection' },
+      { heading: 'out/s' },
+    ],
+    rows,
+  );
+  const endToEnd = formatTable(
+    [
+      { heading: 'class', alignRight: false },
+      { heading: 'retries' },
+      { heading: 'rejection' },
+      { heading: 'completion' },
+    ],
+    doc.classes.map((c) => {
+      const e = doc.endToEnd[c.name] ?? {};
+      return [
+        c.name,
+        String(c.retries),
+        withCi(e.rejection ?? Number.NaN, e.rejectionCi95 ?? Number.NaN),
+        withCi(e.completion ?? Number.NaN, e.completionCi95 ?? Number.NaN),
+      ];
+    }),
+  );
+  return `Simulated ${doc.replications} × ${doc.duration} s (warm-up ${doc.warmup} s, seed ${doc.seed}, ${doc.events} events); ± is the 95 % confidence half-width\nNote: ${ONE_BACKOFF_NOTE} (${JSON.stringify(doc.backoff)})\n\nServices\n${services}\n\nEnd to end\n${endToEnd}`;
 }
 
 /** The `simulate --json` document: DESIGN.md's analysis shape, each figure with its `Ci95`. */

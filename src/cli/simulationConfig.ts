@@ -1,5 +1,7 @@
+import type { BackoffDescription } from '../model/backoff/BackoffDescription.js';
 import { serviceTimeDistribution } from '../model/distributions/index.js';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
+import type { SimulateNetworkOptions } from '../sim/network/simulateNetwork.js';
 import type { SingleServiceConfig } from '../sim/SingleServiceConfig.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import { classBackoff } from '../spec/toNetworkModel.js';
@@ -49,5 +51,25 @@ export function toSingleServiceConfig(
     duration: run.duration,
     warmup: run.warmup,
     seed: run.seed,
+  };
+}
+
+/**
+ * The network simulator's options for a network file: run length, each service's service-time
+ * law from the file, and one backoff for every hop — the first class's, since the network
+ * simulator does not yet apply per-class backoffs.
+ */
+export function toNetworkSimulationOptions(
+  network: NetworkSpec,
+  run: RunLength,
+): SimulateNetworkOptions & { readonly backoff: BackoffDescription } {
+  return {
+    duration: run.duration,
+    ...(run.warmup === undefined ? {} : { warmup: run.warmup }),
+    seed: run.seed,
+    backoff: classBackoff(network, 0),
+    serviceTimes: network.services.map((service) =>
+      serviceTimeDistribution(service.serviceTime, service.capacity),
+    ),
   };
 }

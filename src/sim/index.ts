@@ -19,6 +19,13 @@ export type {
   SimulatedServiceClass,
 } from './network/NetworkSimulationResult.js';
 export {
+  type ReplicatedEndToEnd,
+  type ReplicatedNetworkResult,
+  type ReplicatedService,
+  type ReplicatedServiceClass,
+  replicateNetwork,
+} from './network/replicateNetwork.js';
+export {
   type NetworkPolicyOptions,
   type SimulateNetworkOptions,
   simulateNetwork,

@@ -164,10 +164,59 @@ describe('difftry simulate', () => {
     expect(doc.endToEnd.high.rejection).toBeLessThan(doc.endToEnd.low.rejection);
   });
 
-  it('refuses a network of several services with one clear line', async () => {
-    const { code, stderr } = await run('simulate', '--example', 'two-tier');
-    expect(code).toBe(2);
-    expect(stderr).toMatch(/^difftry: simulate: .*one service/);
+  it('simulates a routing network of several services', async () => {
+    const { code, stdout } = await run(
+      'simulate',
+      '--example',
+      'two-tier',
+      '--duration',
+      '10',
+      '--replications',
+      '2',
+    );
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/search/);
+    expect(stdout).toMatch(/per-class backoffs are not yet applied/);
+  });
+
+  it('simulates hotel close to the analysis, in the analysis shape with Ci95', async () => {
+    const simulated = await run(
+      'simulate',
+      '--example',
+      'hotel',
+      '--json',
+      '--duration',
+      '40',
+      '--replications',
+      '3',
+      '--seed',
+      '2',
+    );
+    expect(simulated.code).toBe(0);
+    const doc = JSON.parse(simulated.stdout);
+    const analysis = JSON.parse((await run('analyze', '--example', 'hotel', '--json')).stdout);
+    expect(doc.replications).toBe(3);
+    expect(doc.duration).toBe(40);
+    expect(doc.seed).toBe(2);
+    expect(doc.events).toBeGreaterThan(0);
+    expect(typeof doc.warmup).toBe('number');
+    expect(Object.keys(doc.services).sort()).toEqual(Object.keys(analysis.services).sort());
+    for (const service of Object.values(doc.services) as Record<string, unknown>[]) {
+      for (const key of ['s', 'sCi95', 'rho', 'rhoCi95']) expect(service).toHaveProperty(key);
+      for (const c of Object.values(service.classes as Record<string, unknown>)) {
+        for (const key of ['in', 'out', 'attempts', 'rejection']) {
+          expect(c).toHaveProperty(key);
+          expect(c).toHaveProperty(`${key}Ci95`);
+        }
+      }
+    }
+    for (const { name } of doc.classes as { name: string }[]) {
+      const e = doc.endToEnd[name];
+      for (const key of ['rejection', 'rejectionCi95', 'completion', 'completionCi95']) {
+        expect(typeof e[key]).toBe('number');
+      }
+      expect(Math.abs(e.rejection - analysis.endToEnd[name].rejection), name).toBeLessThan(0.05);
+    }
   });
 });
 

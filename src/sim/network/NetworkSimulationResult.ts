@@ -4,7 +4,8 @@
  * of the requests measured (those whose external arrival fell in the window).
  */
 export interface NetworkSimulationResult {
-  readonly mode: 'routing';
+  /** `routing` or `calls` (call graph with nested retries), as in the analysis's report. */
+  readonly mode: 'routing' | 'calls';
   readonly classes: readonly { readonly name: string; readonly retries: number }[];
   readonly services: Readonly<Record<string, SimulatedService>>;
   readonly endToEnd: Readonly<Record<string, SimulatedEndToEnd>>;

@@ -16,6 +16,7 @@ import {
 import { IntFifo } from '../engine/IntFifo.js';
 import { Simulation } from '../engine/Simulation.js';
 import { DEFAULT_WARMUP_FRACTION } from '../SingleServiceConfig.js';
+import { type CallPrograms, callPrograms } from './callsProgram.js';
 import type {
   NetworkSimulationResult,
   SimulatedEndToEnd,
@@ -56,7 +57,8 @@ export interface SimulateNetworkOptions {
 const REJECTED: AttemptOutcome = Object.freeze({ kind: 'status', status: 503 });
 
 /**
- * Simulates a routing-mode network (DESIGN.md, "A network") in virtual time.
+ * Simulates a network (DESIGN.md, "A network"; docs/model.md, "A network, call-graph form") in
+ * virtual time.
  *
  * Every service is a FCFS station with capacity μ (service time mean 1/μ) and room for m
  * requests; an attempt finding m present is rejected at once. External requests of class p reach
@@ -70,8 +72,22 @@ const REJECTED: AttemptOutcome = Object.freeze({ kind: 'status', status: 503 });
  * Requests whose external arrival falls in [warmup, warmup + duration) are measured, and the run
  * goes on after the window until all of them have resolved. Same options ⇒ identical result.
  *
- * Call-graph mode (`calls`, `branches`) is not simulated yet.
- * @throws RangeError for call-graph networks and bad options or routes.
+ * Call-graph mode (`mode: 'calls'`): a call to service i is a request at i whose attempts are
+ * retried by its caller's hop through i's policy (limits k_i^p); the caller of an external
+ * request is the external client. An accepted attempt first occupies i's server for its own
+ * service time (FCFS); when that work completes, i makes its calls in order: n sequential calls
+ * to a child one after another, stopping at the first that fails; a run of adjacent parallel
+ * calls issued together (all made, the group fails if any fails); then, if i has branches, one
+ * branch chosen with its probability (none with 1 − Σp) and its calls likewise. A call to a
+ * child is a new request there, of the same class. The attempt at i succeeds iff all its calls
+ * succeed; it fails if it is rejected at admission or if one of its calls failed, and then the
+ * caller's hop may retry it, re-running the whole subtree (nested retries). **The server of i is
+ * not held while i waits for its children**: capacity counts own work only, the model's
+ * assumption (a real service that holds a worker while waiting loses capacity the simulation
+ * does not). Per service, `in` counts calls arriving, `out` calls that succeeded and `rejection`
+ * the fraction of calls that failed after the hop's retries (rejected or failed below).
+ * @throws RangeError for bad options, routes or calls, calls in a routing-mode network, routes
+ * in a call-graph network, or calls that form a cycle.
  * @example
  * ```ts
  * const network = toNetworkModel(parseNetwork(text, 'hotel.yaml'));
@@ -132,6 +148,9 @@ class NetworkRun {
   private readonly routeCumulative: Float64Array;
   private readonly routeTarget: Int32Array;
 
+  /** The flattened call programs in call-graph mode; undefined in routing mode. */
+  private readonly programs: CallPrograms | undefined;
+
   // Per request.
   private requestClass = new Int32Array(256);
   private requestService = new Int32Array(256);
@@ -139,6 +158,15 @@ class NetworkRun {
   private previousDelayMs = new Float64Array(256);
   private measured = new Uint8Array(256);
   private freeIds = new Int32Array(256);
+  // Per request, call-graph mode: the caller's request (−1 for the external client) and the
+  // frame of the current attempt (sequence, step, calls left or pending, a failed call seen,
+  // whether the branch has been drawn).
+  private parent = new Int32Array(256);
+  private sequence = new Int32Array(256);
+  private step = new Int32Array(256);
+  private callsLeft = new Int32Array(256);
+  private callFailed = new Uint8Array(256);
+  private inBranch = new Uint8Array(256);
   private freeCount = 0;
   private idsInUse = 0;
 
@@ -149,11 +177,16 @@ class NetworkRun {
     this.network = network;
     const mode = network.mode ?? 'routing';
     const services = network.services;
-    if (
-      mode !== 'routing' ||
-      services.some((s) => (s.calls?.length ?? 0) > 0 || (s.branches?.length ?? 0) > 0)
-    ) {
-      throw new RangeError('simulateNetwork simulates routing networks only, got a call graph');
+    if (mode === 'routing') {
+      if (services.some((s) => (s.calls?.length ?? 0) > 0 || (s.branches?.length ?? 0) > 0)) {
+        throw new RangeError("a routing-mode network should not have calls; set mode: 'calls'");
+      }
+      this.programs = undefined;
+    } else {
+      if (services.some((s) => s.routes.length > 0)) {
+        throw new RangeError('a call-graph network should not have routes');
+      }
+      this.programs = callPrograms(network);
     }
     const { duration, seed } = options;
     if (!(Number.isFinite(duration) && duration > 0)) {
@@ -287,6 +320,7 @@ class NetworkRun {
     const classIndex = cell % this.classCount;
     const id = this.allocate();
     this.requestClass[id] = classIndex;
+    this.parent[id] = -1;
     if (now >= this.warmup && now < this.windowEnd) {
       this.measured[id] = 1;
       this.originals[classIndex]++;
@@ -309,7 +343,6 @@ class NetworkRun {
 
   /** An attempt (first or retry) of request `id` at its current service. */
   private attempt(id: number): void {
-    const simulation = this.simulation;
     const service = this.requestService[id];
     const classIndex = this.requestClass[id];
     const cell = service * this.classCount + classIndex;
@@ -317,32 +350,49 @@ class NetworkRun {
     if (measured) this.attemptCount[cell]++;
     if (this.inSystem[service] >= this.queueLimit[service]) {
       if (measured) this.attemptRejectionCount[cell]++;
-      const used = this.retriesUsed[id];
-      const decision = (this.policies[service] as RetryPolicy).decide({
-        className: this.classNames[classIndex] as string,
-        retries: used,
-        outcome: REJECTED,
-        previousDelayMs:
-          used === 0 && this.firstPreviousDelayMs === undefined
-            ? undefined
-            : this.previousDelayMs[id],
-      });
-      if (decision.retry) {
-        this.retriesUsed[id] = used + 1;
-        this.previousDelayMs[id] = decision.delayMs;
-        simulation.schedule(simulation.now + decision.delayMs / 1000, this.attemptKind, id);
-        return;
-      }
-      if (measured) {
-        this.hopRejectionCount[cell]++;
-        this.rejected[classIndex]++;
-      }
-      this.finish(id);
+      this.attemptFailed(id);
       return;
     }
     const line = this.lines[service] as IntFifo;
     line.push(id);
     if (++this.inSystem[service] === 1) this.startService(service);
+  }
+
+  /**
+   * The current attempt of request `id` failed (rejected, or one of its calls failed): the hop's
+   * policy retries it or the request fails here.
+   */
+  private attemptFailed(id: number): void {
+    const simulation = this.simulation;
+    const service = this.requestService[id];
+    const classIndex = this.requestClass[id];
+    const cell = service * this.classCount + classIndex;
+    const measured = this.measured[id] === 1;
+    const used = this.retriesUsed[id];
+    const decision = (this.policies[service] as RetryPolicy).decide({
+      className: this.classNames[classIndex] as string,
+      retries: used,
+      outcome: REJECTED,
+      previousDelayMs:
+        used === 0 && this.firstPreviousDelayMs === undefined
+          ? undefined
+          : this.previousDelayMs[id],
+    });
+    if (decision.retry) {
+      this.retriesUsed[id] = used + 1;
+      this.previousDelayMs[id] = decision.delayMs;
+      simulation.schedule(simulation.now + decision.delayMs / 1000, this.attemptKind, id);
+      return;
+    }
+    if (measured) this.hopRejectionCount[cell]++;
+    const caller = this.parent[id];
+    if (caller >= 0) {
+      this.release(id);
+      this.callReturned(caller, false);
+      return;
+    }
+    if (measured) this.rejected[classIndex]++;
+    this.finish(id);
   }
 
   private startService(service: number): void {
@@ -360,6 +410,14 @@ class NetworkRun {
     if (--this.inSystem[service] > 0) this.startService(service);
     const classIndex = this.requestClass[id];
     const cell = service * this.classCount + classIndex;
+    const programs = this.programs;
+    if (programs !== undefined) {
+      this.sequence[id] = programs.mainSequence[cell];
+      this.step[id] = programs.sequenceStart[programs.mainSequence[cell]];
+      this.inBranch[id] = 0;
+      this.advance(id, programs);
+      return;
+    }
     if (this.measured[id] === 1) this.passedCount[cell]++;
     const end = this.routeEnd[cell];
     let index = this.routeStart[cell];
@@ -376,12 +434,113 @@ class NetworkRun {
     this.finish(id);
   }
 
+  /**
+   * Call-graph mode: the attempt of `id` has done its own work, or its current step's calls have
+   * returned; it makes the calls of the step at `step[id]`, or draws its branch, or succeeds.
+   */
+  private advance(id: number, programs: CallPrograms): void {
+    for (;;) {
+      const step = this.step[id];
+      if (step < programs.sequenceEnd[this.sequence[id]]) {
+        const first = programs.stepStart[step];
+        if (programs.stepParallel[step] === 1) {
+          // Every call of the group is counted as pending before any is made, so a call that
+          // fails at once cannot close the group early.
+          this.callsLeft[id] = programs.stepTotal[step];
+          this.callFailed[id] = 0;
+          const last = programs.stepEnd[step];
+          for (let c = first; c < last; c++) {
+            const target = programs.callTarget[c];
+            for (let k = programs.callCount[c]; k > 0; k--) this.makeCall(id, target);
+          }
+        } else {
+          this.callsLeft[id] = programs.callCount[first] - 1;
+          this.makeCall(id, programs.callTarget[first]);
+        }
+        return;
+      }
+      if (this.inBranch[id] === 0) {
+        this.inBranch[id] = 1;
+        const cell = this.requestService[id] * this.classCount + this.requestClass[id];
+        const end = programs.branchEnd[cell];
+        let index = programs.branchStart[cell];
+        if (index < end) {
+          const draw = this.random();
+          while (index < end && draw >= programs.branchCumulative[index]) index++;
+          if (index < end) {
+            const sequence = programs.branchSequence[index];
+            this.sequence[id] = sequence;
+            this.step[id] = programs.sequenceStart[sequence];
+            continue;
+          }
+        }
+      }
+      this.attemptSucceeded(id);
+      return;
+    }
+  }
+
+  /** Call-graph mode: request `caller` calls `target` (a new request of the same class). */
+  private makeCall(caller: number, target: number): void {
+    const id = this.allocate();
+    this.requestClass[id] = this.requestClass[caller];
+    this.measured[id] = this.measured[caller];
+    this.parent[id] = caller;
+    this.enter(id, target);
+  }
+
+  /** Call-graph mode: a call made by `id`'s current attempt has returned, `ok` or failed. */
+  private callReturned(id: number, ok: boolean): void {
+    const programs = this.programs as CallPrograms;
+    const step = this.step[id];
+    if (programs.stepParallel[step] === 1) {
+      if (!ok) this.callFailed[id] = 1;
+      if (--this.callsLeft[id] > 0) return;
+      if (this.callFailed[id] === 1) {
+        this.attemptFailed(id);
+        return;
+      }
+    } else {
+      if (!ok) {
+        this.attemptFailed(id);
+        return;
+      }
+      if (this.callsLeft[id] > 0) {
+        this.callsLeft[id]--;
+        this.makeCall(id, programs.callTarget[programs.stepStart[step]]);
+        return;
+      }
+    }
+    this.step[id] = step + 1;
+    this.advance(id, programs);
+  }
+
+  /** Call-graph mode: every call of `id`'s attempt succeeded, so the call to its service did. */
+  private attemptSucceeded(id: number): void {
+    const classIndex = this.requestClass[id];
+    if (this.measured[id] === 1) {
+      this.passedCount[this.requestService[id] * this.classCount + classIndex]++;
+    }
+    const caller = this.parent[id];
+    if (caller >= 0) {
+      this.release(id);
+      this.callReturned(caller, true);
+      return;
+    }
+    if (this.measured[id] === 1) this.completed[classIndex]++;
+    this.finish(id);
+  }
+
   /** Request `id` has left the network (completed or rejected). */
   private finish(id: number): void {
     if (this.measured[id] === 1) {
       this.measuredOutstanding--;
       this.stopIfDrained();
     }
+    this.release(id);
+  }
+
+  private release(id: number): void {
     this.freeIds[this.freeCount++] = id;
   }
 
@@ -416,6 +575,12 @@ class NetworkRun {
     this.previousDelayMs = grow(this.previousDelayMs, (n) => new Float64Array(n));
     this.measured = grow(this.measured, (n) => new Uint8Array(n));
     this.freeIds = grow(this.freeIds, (n) => new Int32Array(n));
+    this.parent = grow(this.parent, (n) => new Int32Array(n));
+    this.sequence = grow(this.sequence, (n) => new Int32Array(n));
+    this.step = grow(this.step, (n) => new Int32Array(n));
+    this.callsLeft = grow(this.callsLeft, (n) => new Int32Array(n));
+    this.callFailed = grow(this.callFailed, (n) => new Uint8Array(n));
+    this.inBranch = grow(this.inBranch, (n) => new Uint8Array(n));
   }
 
   output(): NetworkSimulationResult {
@@ -459,7 +624,7 @@ class NetworkRun {
       };
     });
     return {
-      mode: 'routing',
+      mode: this.programs === undefined ? 'routing' : 'calls',
       classes: network.classes.map((c) => ({ name: c.name, retries: c.retryLimit })),
       services,
       endToEnd,
