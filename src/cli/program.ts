@@ -4,7 +4,7 @@ import { analyzeCommand, type CommandOutput } from './analyzeCommand.js';
 import { DEMO_DEFAULTS, demoCommand } from './demoCommand.js';
 import { GENERATE_DEFAULTS, generateCommand } from './generateCommand.js';
 import { integerIn, nonNegativeNumber, parseModel, parseRetries, positiveNumber } from './input.js';
-import { SIMULATE_DEFAULTS, simulateCommand } from './simulateCommand.js';
+import { parseStrategy, SIMULATE_DEFAULTS, simulateCommand } from './simulateCommand.js';
 import { TIMEOUTS_EVAL_DEFAULTS, timeoutsEvalCommand } from './timeoutsEvalCommand.js';
 import { TIMEOUTS_FIT_DEFAULTS, timeoutsFitCommand } from './timeoutsFitCommand.js';
 import { collect, parseObjective, TUNE_DEFAULTS, tuneCommand } from './tuneCommand.js';
@@ -83,6 +83,11 @@ function program(): Command {
       '--retries <limits>',
       'retry limits per class at every hop, e.g. high=5,low=1',
       parseRetries,
+    )
+    .option(
+      '--strategy <name>',
+      'retry strategy: difftry, uniform, budget-finagle, budget-grpc, budget-envoy, sre-throttle or class-budget (default difftry)',
+      parseStrategy,
     )
     .action(async (file: string | undefined, opts) => {
       write(await simulateCommand({ file, ...opts }));

@@ -1,6 +1,11 @@
 import type { BackoffDescription } from '../model/backoff/BackoffDescription.js';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
 import { type ReplicatedNetworkResult, replicateNetwork } from '../sim/network/replicateNetwork.js';
+import {
+  isNetworkStrategy,
+  NETWORK_STRATEGIES,
+  type NetworkStrategy,
+} from '../sim/network/strategy.js';
 import { type ReplicatedSingleServiceResult, replicateSingleService } from '../sim/replicate.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import { toNetworkModel } from '../spec/toNetworkModel.js';
@@ -12,12 +17,26 @@ import {
   toSingleServiceConfig,
 } from './simulationConfig.js';
 import { fixed, formatTable, groupedRows, withCi } from './table.js';
+import { UsageError } from './UsageError.js';
 
 /** Options of `difftry simulate`. */
 export interface SimulateOptions extends NetworkSource, RunLength {
   readonly json?: boolean;
   readonly replications: number;
   readonly retries?: Record<string, number>;
+  /** Retry strategy (`--strategy`); default `difftry`. */
+  readonly strategy?: NetworkStrategy;
+}
+
+/**
+ * Parses `--strategy NAME`.
+ * @throws UsageError naming the strategies on an unknown name.
+ */
+export function parseStrategy(text: string): NetworkStrategy {
+  if (isNetworkStrategy(text)) return text;
+  throw new UsageError(
+    `--strategy: expected one of ${NETWORK_STRATEGIES.join(', ')}, got "${text}"`,
+  );
 }
 
 /** Defaults of `difftry simulate`: 200 s measured, 10 replications, seed 1. */
@@ -27,7 +46,12 @@ export const SIMULATE_DEFAULTS = { duration: 200, replications: 10, seed: 1 } as
 export async function simulateCommand(options: SimulateOptions): Promise<string> {
   const network = await loadNetwork(options);
   const model = toNetworkModel(network, { retries: options.retries });
-  if (!isSingleService(model)) return simulateNetworkCommand(network, model, options);
+  // The single-service simulator knows DiffTry only; other strategies run the network simulator,
+  // which handles one service as well.
+  const strategy = options.strategy ?? 'difftry';
+  if (strategy !== 'difftry' || !isSingleService(model)) {
+    return simulateNetworkCommand(network, model, options);
+  }
   const config = toSingleServiceConfig(network, model, options);
   const progress = progressOnStderr('simulate');
   const result = replicateSingleService(config, options.replications, {
@@ -60,7 +84,10 @@ function simulateNetworkCommand(
   model: NetworkModel,
   options: SimulateOptions,
 ): string {
-  const simulation = toNetworkSimulationOptions(network, options);
+  const simulation = {
+    ...toNetworkSimulationOptions(network, options),
+    strategy: options.strategy ?? 'difftry',
+  };
   const progress = progressOnStderr('simulate');
   let result: ReplicatedNetworkResult;
   try {
@@ -114,12 +141,22 @@ export function networkSimulationDocument(
       rejectionCi95: e.rejectionCi95,
       completion: e.completion,
       completionCi95: e.completionCi95,
+      attemptsPerRequest: e.attemptsPerRequest,
+      attemptsPerRequestCi95: e.attemptsPerRequestCi95,
+      latencyMean: e.latencyMean,
+      latencyMeanCi95: e.latencyMeanCi95,
+      latencyP50: e.latencyP50,
+      latencyP50Ci95: e.latencyP50Ci95,
+      latencyP99: e.latencyP99,
+      latencyP99Ci95: e.latencyP99Ci95,
     };
   }
   return {
+    strategy: result.strategy,
     classes: model.classes.map((c) => ({ name: c.name, retries: c.retryLimit })),
     services,
     endToEnd,
+    load: { ...result.load },
     replications: result.replications,
     duration: result.duration,
     warmup: result.warmup,
@@ -169,6 +206,9 @@ function formatNetworkSimulation(doc: NetworkSimulationDocument): string {
       { heading: 'retries' },
       { heading: 'rejection' },
       { heading: 'completion' },
+      { heading: 'attempts/request' },
+      { heading: 'p50 ms' },
+      { heading: 'p99 ms' },
     ],
     doc.classes.map((c) => {
       const e = doc.endToEnd[c.name] ?? {};
@@ -177,10 +217,14 @@ function formatNetworkSimulation(doc: NetworkSimulationDocument): string {
         String(c.retries),
         withCi(e.rejection ?? Number.NaN, e.rejectionCi95 ?? Number.NaN),
         withCi(e.completion ?? Number.NaN, e.completionCi95 ?? Number.NaN),
+        fixed(e.attemptsPerRequest ?? Number.NaN, 3),
+        fixed((e.latencyP50 ?? Number.NaN) * 1000, 1),
+        fixed((e.latencyP99 ?? Number.NaN) * 1000, 1),
       ];
     }),
   );
-  return `Simulated ${doc.replications} × ${doc.duration} s (warm-up ${doc.warmup} s, seed ${doc.seed}, ${doc.events} events); ± is the 95 % confidence half-width\nNote: ${ONE_BACKOFF_NOTE} (${JSON.stringify(doc.backoff)})\n\nServices\n${services}\n\nEnd to end\n${endToEnd}`;
+  const load = `Load: ${fixed(doc.load.attemptsPerRequest, 3)} attempts/request, ${fixed(doc.load.attemptsPerSuccess, 3)} attempts/success`;
+  return `Strategy: ${doc.strategy}\nSimulated ${doc.replications} × ${doc.duration} s (warm-up ${doc.warmup} s, seed ${doc.seed}, ${doc.events} events); ± is the 95 % confidence half-width\nNote: ${ONE_BACKOFF_NOTE} (${JSON.stringify(doc.backoff)})\n\nServices\n${services}\n\nEnd to end\n${endToEnd}\n${load}`;
 }
 
 /** The `simulate --json` document: DESIGN.md's analysis shape, each figure with its `Ci95`. */
@@ -221,6 +265,7 @@ export function simulationDocument(
     };
   }
   return {
+    strategy: 'difftry' as const,
     classes: model.classes.map((c) => ({ name: c.name, retries: c.retryLimit })),
     services: {
       [serviceName]: {
@@ -295,5 +340,5 @@ function formatSimulation(model: NetworkModel, doc: SimulationDocument): string 
       ];
     }),
   );
-  return `Simulated ${doc.replications} × ${doc.duration} s (warm-up ${doc.warmup} s, seed ${doc.seed}, ${doc.events} events); ± is the 95 % confidence half-width\n\nServices\n${services}\n\nEnd to end\n${endToEnd}`;
+  return `Strategy: ${doc.strategy}\nSimulated ${doc.replications} × ${doc.duration} s (warm-up ${doc.warmup} s, seed ${doc.seed}, ${doc.events} events); ± is the 95 % confidence half-width\n\nServices\n${services}\n\nEnd to end\n${endToEnd}`;
 }

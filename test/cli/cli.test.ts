@@ -109,6 +109,11 @@ describe('bad input exits 2 with one line and writes nothing on stdout', () => {
       ['simulate', '--example', 'single', '--replications', '0'],
       /--replications/,
     ],
+    [
+      'unknown --strategy',
+      ['simulate', '--example', 'single', '--strategy', 'nope'],
+      /--strategy.*"nope"/,
+    ],
     ['unknown command', ['frobnicate'], /unknown command/],
   ];
   it.each(cases)('%s', async (_name, argv, pattern) => {
@@ -162,6 +167,35 @@ describe('difftry simulate', () => {
     }
     expect(doc.endToEnd.high.rejection).toBeGreaterThan(0);
     expect(doc.endToEnd.high.rejection).toBeLessThan(doc.endToEnd.low.rejection);
+  });
+
+  it('simulates a strategy, named in the header and the JSON, with latency and load', async () => {
+    const argv = ['simulate', '--example', 'two-tier', '--duration', '10', '--replications', '2'];
+    const human = await run(...argv, '--strategy', 'budget-grpc');
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/Strategy: budget-grpc/);
+    expect(human.stdout).toMatch(/p99 ms/);
+    expect(human.stdout).toMatch(/attempts\/request/);
+    const json = await run(...argv, '--strategy', 'class-budget', '--json');
+    const doc = JSON.parse(json.stdout);
+    expect(doc.strategy).toBe('class-budget');
+    expect(doc.load.attemptsPerRequest).toBeGreaterThanOrEqual(1);
+    for (const e of Object.values(doc.endToEnd) as Record<string, number>[]) {
+      expect(e.latencyP99).toBeGreaterThanOrEqual(e.latencyP50 as number);
+    }
+    const single = await run(
+      'simulate',
+      '--example',
+      'single',
+      '--duration',
+      '5',
+      '--replications',
+      '2',
+      '--strategy',
+      'uniform',
+      '--json',
+    );
+    expect(JSON.parse(single.stdout).strategy).toBe('uniform');
   });
 
   it('simulates a routing network of several services', async () => {

@@ -1,3 +1,5 @@
+import type { NetworkStrategy } from './strategy.js';
+
 /**
  * The result of {@link simulateNetwork}, in the shape of the analysis's `NetworkReport` so the two
  * compare field by field. Rates are per second of the measured window; rejections are fractions
@@ -9,6 +11,10 @@ export interface NetworkSimulationResult {
   readonly classes: readonly { readonly name: string; readonly retries: number }[];
   readonly services: Readonly<Record<string, SimulatedService>>;
   readonly endToEnd: Readonly<Record<string, SimulatedEndToEnd>>;
+  /** Load on the network, as the analysis's report's `load`. */
+  readonly load: SimulatedLoad;
+  /** The retry strategy simulated (`difftry` unless the options said otherwise). */
+  readonly strategy: NetworkStrategy;
   /** Measured window, virtual seconds. */
   readonly duration: number;
   /** Virtual seconds simulated before the window. */
@@ -49,4 +55,26 @@ export interface SimulatedEndToEnd {
   readonly rejection: number;
   /** completed / originals. */
   readonly completion: number;
+  /** Attempts of this class at every service per measured external request of the class. */
+  readonly attemptsPerRequest: number;
+  /**
+   * End-to-end latency of the completed requests (external arrival to completion), seconds: mean
+   * (exact) and percentiles from an HdrHistogram of whole µs (3 significant digits). NaN when none
+   * completed.
+   */
+  readonly latencyMean: number;
+  readonly latencyP50: number;
+  readonly latencyP99: number;
+}
+
+/** Load on the network over the measured requests, every class together. */
+export interface SimulatedLoad {
+  /** Measured external requests per second. */
+  readonly external: number;
+  /** Attempts per second at every service (retries and internal calls included). */
+  readonly attempts: number;
+  /** Attempts at every service per external request. */
+  readonly attemptsPerRequest: number;
+  /** Attempts at every service per completed external request. */
+  readonly attemptsPerSuccess: number;
 }

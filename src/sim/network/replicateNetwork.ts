@@ -4,6 +4,7 @@ import { meanWithCi95 } from '../stats/confidence.js';
 import type {
   NetworkSimulationResult,
   SimulatedEndToEnd,
+  SimulatedLoad,
   SimulatedServiceClass,
 } from './NetworkSimulationResult.js';
 import { type SimulateNetworkOptions, simulateNetwork } from './simulateNetwork.js';
@@ -16,8 +17,16 @@ export type ReplicatedService = WithCi95<{ readonly s: number; readonly rho: num
   readonly classes: Readonly<Record<string, ReplicatedServiceClass>>;
 };
 
-/** A class end to end over replications: counts, rejection and completion, each with `Ci95`. */
+/**
+ * A class end to end over replications: counts, rejection, completion, attempts per request and
+ * latency, each with `Ci95`. The latency percentiles are the mean of the per-replication
+ * percentiles (not of a pooled histogram), so that they carry a confidence interval like every
+ * other figure; `latencyMean` is the mean of the per-replication means.
+ */
 export type ReplicatedEndToEnd = WithCi95<SimulatedEndToEnd>;
+
+/** The network's load over replications, each figure with its `Ci95`. */
+export type ReplicatedLoad = WithCi95<SimulatedLoad>;
 
 /** Result of {@link replicateNetwork}: the flat shape `difftry simulate --json` prints. */
 export interface ReplicatedNetworkResult {
@@ -26,6 +35,10 @@ export interface ReplicatedNetworkResult {
   readonly services: Readonly<Record<string, ReplicatedService>>;
   /** Per class, keyed by class name. */
   readonly endToEnd: Readonly<Record<string, ReplicatedEndToEnd>>;
+  /** Attempts per second, per external request and per completed one, with `Ci95`. */
+  readonly load: ReplicatedLoad;
+  /** The retry strategy simulated. */
+  readonly strategy: NetworkSimulationResult['strategy'];
   /** Independent replications run. */
   readonly replications: number;
   /** Measured window of each replication, seconds. */
@@ -43,7 +56,12 @@ const END_TO_END_FIELDS = [
   'rejected',
   'rejection',
   'completion',
+  'attemptsPerRequest',
+  'latencyMean',
+  'latencyP50',
+  'latencyP99',
 ] as const;
+const LOAD_FIELDS = ['external', 'attempts', 'attemptsPerRequest', 'attemptsPerSuccess'] as const;
 
 /**
  * Runs `replications` independent replications of {@link simulateNetwork} (replication r uses
@@ -108,6 +126,11 @@ export function replicateNetwork(
     classes: first.classes,
     services,
     endToEnd,
+    load: estimate(
+      results.map((result) => result.load),
+      LOAD_FIELDS,
+    ) as ReplicatedLoad,
+    strategy: first.strategy,
     replications,
     duration: first.duration,
     warmup: first.warmup,

@@ -6,6 +6,7 @@ import { exponentialDistribution } from '../../model/distributions/exponential.j
 import type { ServiceTimeDistribution } from '../../model/distributions/ServiceTimeDistribution.js';
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
 import { type RandomSource, seededRandom } from '../../model/random.js';
+import type { RetryBudget } from '../../policy/budget/RetryBudget.js';
 import type { Clock } from '../../policy/Clock.js';
 import type { AttemptOutcome } from '../../policy/retry/AttemptOutcome.js';
 import {
@@ -15,6 +16,11 @@ import {
 } from '../../policy/retry/RetryPolicy.js';
 import { IntFifo } from '../engine/IntFifo.js';
 import { Simulation } from '../engine/Simulation.js';
+import {
+  createLatencyHistogram,
+  latencyPercentileSeconds,
+  MICROSECONDS_PER_SECOND,
+} from '../latencyHistogram.js';
 import { DEFAULT_WARMUP_FRACTION } from '../SingleServiceConfig.js';
 import { type CallPrograms, callPrograms } from './callsProgram.js';
 import type {
@@ -23,6 +29,13 @@ import type {
   SimulatedService,
   SimulatedServiceClass,
 } from './NetworkSimulationResult.js';
+import {
+  createStrategyBudget,
+  isNetworkStrategy,
+  NETWORK_STRATEGIES,
+  type NetworkStrategy,
+  usesUniformLimits,
+} from './strategy.js';
 
 /** What {@link SimulateNetworkOptions.retryPolicy} receives to build a service's policy. */
 export type NetworkPolicyOptions = RetryPolicyOptions & {
@@ -51,6 +64,13 @@ export interface SimulateNetworkOptions {
    * wrap the policy to watch its decisions; the simulator never decides a retry itself.
    */
   readonly retryPolicy?: (serviceIndex: number, options: NetworkPolicyOptions) => RetryPolicy;
+  /**
+   * How clients retry (see {@link NetworkStrategy}); default `difftry`. Every strategy but
+   * `difftry` gives each class the highest class's limit at each hop; the budget strategies add a
+   * fresh budget per hop in the options passed to `retryPolicy` (`budget`). The simulator reports
+   * each hop's requests and attempts to its policy's `budget` as the runtime's executor does.
+   */
+  readonly strategy?: NetworkStrategy;
 }
 
 /** A rejected attempt, as the runtime's client sees it: the server answered 503. */
@@ -122,6 +142,10 @@ class NetworkRun {
 
   // Per service.
   private readonly policies: readonly RetryPolicy[];
+  /** The budget of each hop's policy (its `budget` property), undefined when it has none. */
+  private readonly budgets: readonly (RetryBudget | undefined)[];
+  private readonly hasBudget: boolean;
+  private readonly strategy: NetworkStrategy;
   private readonly serviceTimes: readonly ServiceTimeDistribution[];
   private readonly queueLimit: Float64Array;
   private readonly inSystem: Int32Array;
@@ -133,6 +157,9 @@ class NetworkRun {
   private readonly originals: Float64Array;
   private readonly completed: Float64Array;
   private readonly rejected: Float64Array;
+  /** End-to-end latency of completed measured requests, whole µs, and its exact sum (s). */
+  private readonly latency: ReturnType<typeof createLatencyHistogram>[];
+  private readonly latencySum: Float64Array;
 
   // Per service × class.
   private readonly meanInterarrival: Float64Array;
@@ -157,6 +184,8 @@ class NetworkRun {
   private retriesUsed = new Int32Array(256);
   private previousDelayMs = new Float64Array(256);
   private measured = new Uint8Array(256);
+  /** Virtual time of the external arrival (roots only), seconds. */
+  private arrivalTime = new Float64Array(256);
   private freeIds = new Int32Array(256);
   // Per request, call-graph mode: the caller's request (−1 for the external client) and the
   // frame of the current attempt (sequence, step, calls left or pending, a failed call seen,
@@ -228,21 +257,35 @@ class NetworkRun {
 
     const simulation = this.simulation;
     const clock: Clock = () => simulation.now * 1000;
+    const strategy = options.strategy ?? 'difftry';
+    if (!isNetworkStrategy(strategy)) {
+      throw new RangeError(
+        `strategy should be one of ${NETWORK_STRATEGIES.join(', ')}, got ${JSON.stringify(strategy)}`,
+      );
+    }
+    this.strategy = strategy;
+    const uniform = usesUniformLimits(strategy);
     const makePolicy =
       options.retryPolicy ?? ((_index, policyOptions) => createRetryPolicy(policyOptions));
     this.policies = services.map((service, i) => {
+      const limit = (p: number): number =>
+        service.retryLimits[p] ?? network.classes[p]?.retryLimit ?? 0;
       const classes: Record<string, { retries: number }> = {};
       this.classNames.forEach((name, p) => {
-        classes[name] = { retries: service.retryLimits[p] ?? network.classes[p]?.retryLimit ?? 0 };
+        classes[name] = { retries: limit(uniform ? 0 : p) };
       });
+      const budget = createStrategyBudget(strategy, this.classNames, this.random);
       return makePolicy(i, {
         classes,
         defaultClass: this.classNames[classCount - 1],
         backoff,
         clock,
         random: this.random,
+        ...(budget === undefined ? {} : { budget }),
       });
     });
+    this.budgets = this.policies.map((policy) => policy.budget);
+    this.hasBudget = this.budgets.some((budget) => budget !== undefined);
 
     const cells = serviceCount * classCount;
     this.meanInterarrival = new Float64Array(cells);
@@ -295,6 +338,8 @@ class NetworkRun {
     this.originals = new Float64Array(classCount);
     this.completed = new Float64Array(classCount);
     this.rejected = new Float64Array(classCount);
+    this.latency = this.classNames.map(() => createLatencyHistogram());
+    this.latencySum = new Float64Array(classCount);
 
     this.arrivalKind = simulation.define((cell) => this.arrival(cell));
     this.attemptKind = simulation.define((id) => this.attempt(id));
@@ -321,6 +366,7 @@ class NetworkRun {
     const id = this.allocate();
     this.requestClass[id] = classIndex;
     this.parent[id] = -1;
+    this.arrivalTime[id] = now;
     if (now >= this.warmup && now < this.windowEnd) {
       this.measured[id] = 1;
       this.originals[classIndex]++;
@@ -338,6 +384,12 @@ class NetworkRun {
     this.previousDelayMs[id] = this.firstPreviousDelayMs ?? 0;
     if (this.measured[id] === 1)
       this.arrivedCount[service * this.classCount + this.requestClass[id]]++;
+    if (this.hasBudget) {
+      this.budgets[service]?.requestStarted(
+        this.classNames[this.requestClass[id]] as string,
+        this.nowMs(),
+      );
+    }
     this.attempt(id);
   }
 
@@ -369,8 +421,14 @@ class NetworkRun {
     const cell = service * this.classCount + classIndex;
     const measured = this.measured[id] === 1;
     const used = this.retriesUsed[id];
+    const budget = this.budgets[service];
+    const className = this.classNames[classIndex] as string;
+    if (budget !== undefined) {
+      if (used > 0) budget.retryFinished(className, this.nowMs());
+      budget.attemptFailed(className, this.nowMs());
+    }
     const decision = (this.policies[service] as RetryPolicy).decide({
-      className: this.classNames[classIndex] as string,
+      className,
       retries: used,
       outcome: REJECTED,
       previousDelayMs:
@@ -385,6 +443,7 @@ class NetworkRun {
       return;
     }
     if (measured) this.hopRejectionCount[cell]++;
+    budget?.requestFinished(className, this.nowMs());
     const caller = this.parent[id];
     if (caller >= 0) {
       this.release(id);
@@ -419,6 +478,7 @@ class NetworkRun {
       return;
     }
     if (this.measured[id] === 1) this.passedCount[cell]++;
+    this.hopSucceeded(id, service, classIndex);
     const end = this.routeEnd[cell];
     let index = this.routeStart[cell];
     if (index < end) {
@@ -430,8 +490,31 @@ class NetworkRun {
         return;
       }
     }
-    if (this.measured[id] === 1) this.completed[classIndex]++;
+    if (this.measured[id] === 1) this.complete(id, classIndex);
     this.finish(id);
+  }
+
+  /** The current attempt of `id` at `service` succeeded: the hop's budget hears of it. */
+  private hopSucceeded(id: number, service: number, classIndex: number): void {
+    const budget = this.budgets[service];
+    if (budget === undefined) return;
+    const className = this.classNames[classIndex] as string;
+    const now = this.nowMs();
+    if (this.retriesUsed[id] > 0) budget.retryFinished(className, now);
+    budget.attemptSucceeded(className, now);
+    budget.requestFinished(className, now);
+  }
+
+  /** Measured external request `id` of `classIndex` completed end to end now. */
+  private complete(id: number, classIndex: number): void {
+    this.completed[classIndex]++;
+    const seconds = this.simulation.now - this.arrivalTime[id];
+    this.latencySum[classIndex] += seconds;
+    this.latency[classIndex]?.recordValue(Math.round(seconds * MICROSECONDS_PER_SECOND));
+  }
+
+  private nowMs(): number {
+    return this.simulation.now * 1000;
   }
 
   /**
@@ -521,13 +604,14 @@ class NetworkRun {
     if (this.measured[id] === 1) {
       this.passedCount[this.requestService[id] * this.classCount + classIndex]++;
     }
+    this.hopSucceeded(id, this.requestService[id], classIndex);
     const caller = this.parent[id];
     if (caller >= 0) {
       this.release(id);
       this.callReturned(caller, true);
       return;
     }
-    if (this.measured[id] === 1) this.completed[classIndex]++;
+    if (this.measured[id] === 1) this.complete(id, classIndex);
     this.finish(id);
   }
 
@@ -573,6 +657,7 @@ class NetworkRun {
     this.requestService = grow(this.requestService, (n) => new Int32Array(n));
     this.retriesUsed = grow(this.retriesUsed, (n) => new Int32Array(n));
     this.previousDelayMs = grow(this.previousDelayMs, (n) => new Float64Array(n));
+    this.arrivalTime = grow(this.arrivalTime, (n) => new Float64Array(n));
     this.measured = grow(this.measured, (n) => new Uint8Array(n));
     this.freeIds = grow(this.freeIds, (n) => new Int32Array(n));
     this.parent = grow(this.parent, (n) => new Int32Array(n));
@@ -611,23 +696,46 @@ class NetworkRun {
       };
     });
     const endToEnd: Record<string, SimulatedEndToEnd> = {};
+    let totalAttempts = 0;
+    let totalOriginals = 0;
+    let totalCompleted = 0;
     classNames.forEach((name, p) => {
       const originals = this.originals[p] as number;
       const completed = this.completed[p] as number;
       const rejected = this.rejected[p] as number;
+      let attempts = 0;
+      for (let i = 0; i < network.services.length; i++) {
+        attempts += this.attemptCount[i * classCount + p] as number;
+      }
+      totalAttempts += attempts;
+      totalOriginals += originals;
+      totalCompleted += completed;
+      const histogram = this.latency[p] as ReturnType<typeof createLatencyHistogram>;
       endToEnd[name] = {
         originals,
         completed,
         rejected,
         rejection: ratio(rejected, originals),
         completion: ratio(completed, originals),
+        attemptsPerRequest: ratio(attempts, originals),
+        latencyMean: ratio(this.latencySum[p] as number, completed),
+        latencyP50: latencyPercentileSeconds(histogram, 50),
+        latencyP99: latencyPercentileSeconds(histogram, 99),
       };
     });
+    for (const histogram of this.latency) histogram.destroy();
     return {
       mode: this.programs === undefined ? 'routing' : 'calls',
       classes: network.classes.map((c) => ({ name: c.name, retries: c.retryLimit })),
       services,
       endToEnd,
+      load: {
+        external: totalOriginals / duration,
+        attempts: totalAttempts / duration,
+        attemptsPerRequest: ratio(totalAttempts, totalOriginals),
+        attemptsPerSuccess: ratio(totalAttempts, totalCompleted),
+      },
+      strategy: this.strategy,
       duration,
       warmup: this.warmup,
       events: this.simulation.eventsProcessed,
