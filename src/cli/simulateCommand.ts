@@ -16,10 +16,22 @@ import {
   toNetworkSimulationOptions,
   toSingleServiceConfig,
 } from './simulationConfig.js';
-import { fixed, formatTable, groupedRows, withCi } from './table.js';
+import { type Column, fixed, formatTable, groupedRows, withCi } from './table.js';
 import { UsageError } from './UsageError.js';
 
 /** Options of `difftry simulate`. */
+/** The columns of the simulated per-service table (single service and networks alike). */
+const SERVICE_COLUMNS: readonly Column[] = [
+  { heading: 'service', alignRight: false },
+  { heading: 'ρ' },
+  { heading: 's' },
+  { heading: 'class', alignRight: false },
+  { heading: 'in/s' },
+  { heading: 'attempts/s' },
+  { heading: 'rejection' },
+  { heading: 'out/s' },
+];
+
 export interface SimulateOptions extends NetworkSource, RunLength {
   readonly json?: boolean;
   readonly replications: number;
@@ -187,19 +199,7 @@ function formatNetworkSimulation(doc: NetworkSimulationDocument): string {
       withCi(c.out ?? Number.NaN, c.outCi95 ?? Number.NaN, 2),
     ],
   );
-  const services = formatTable(
-    [
-      { heading: 'service', alignRight: false },
-      { heading: 'ρ' },
-      { heading: 's' },
-      { heading: 'class', alignRight: false },
-      { heading: 'in/s' },
-      { heading: 'attempts/s' },
-      { heading: 'rejection' },
-      { heading: 'out/s' },
-    ],
-    rows,
-  );
+  const services = formatTable(SERVICE_COLUMNS, rows);
   const endToEnd = formatTable(
     [
       { heading: 'class', alignRight: false },
@@ -306,19 +306,7 @@ function formatSimulation(model: NetworkModel, doc: SimulationDocument): string 
       fixed(c.out ?? Number.NaN, 2),
     ],
   );
-  const services = formatTable(
-    [
-      { heading: 'service', alignRight: false },
-      { heading: 'ρ' },
-      { heading: 's' },
-      { heading: 'class', alignRight: false },
-      { heading: 'in/s' },
-      { heading: 'attempts/s' },
-      { heading: 'rejection' },
-      { heading: 'out/s' },
-    ],
-    rows,
-  );
+  const services = formatTable(SERVICE_COLUMNS, rows);
   const endToEnd = formatTable(
     [
       { heading: 'class', alignRight: false },

@@ -3,6 +3,7 @@ import type { BackoffDescription } from '../model/backoff/BackoffDescription.js'
 import { drawRetryDelay } from '../model/backoff/retryDelay.js';
 import type { ServiceTimeDistribution } from '../model/distributions/ServiceTimeDistribution.js';
 import { type RandomSource, seededRandom } from '../model/random.js';
+import { grown } from './engine/grown.js';
 import { IntFifo } from './engine/IntFifo.js';
 import { Simulation } from './engine/Simulation.js';
 import {
@@ -347,21 +348,13 @@ class SingleServiceRun {
 
   private growRequests(): void {
     const size = this.flags.length * 2;
-    const grow = <T extends Int32Array | Float64Array | Uint8Array>(
-      old: T,
-      make: (n: number) => T,
-    ): T => {
-      const next = make(size);
-      next.set(old);
-      return next;
-    };
-    this.requestClass = grow(this.requestClass, (n) => new Int32Array(n));
-    this.originTime = grow(this.originTime, (n) => new Float64Array(n));
-    this.retriesUsed = grow(this.retriesUsed, (n) => new Int32Array(n));
-    this.previousDelayMs = grow(this.previousDelayMs, (n) => new Float64Array(n));
-    this.acceptedAt = grow(this.acceptedAt, (n) => new Float64Array(n));
-    this.flags = grow(this.flags, (n) => new Uint8Array(n));
-    this.freeIds = grow(this.freeIds, (n) => new Int32Array(n));
+    this.requestClass = grown(this.requestClass, size);
+    this.originTime = grown(this.originTime, size);
+    this.retriesUsed = grown(this.retriesUsed, size);
+    this.previousDelayMs = grown(this.previousDelayMs, size);
+    this.acceptedAt = grown(this.acceptedAt, size);
+    this.flags = grown(this.flags, size);
+    this.freeIds = grown(this.freeIds, size);
   }
 
   output(): SingleServiceRunOutput {

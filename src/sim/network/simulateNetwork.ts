@@ -14,6 +14,7 @@ import {
   type RetryPolicy,
   type RetryPolicyOptions,
 } from '../../policy/retry/RetryPolicy.js';
+import { grown } from '../engine/grown.js';
 import { IntFifo } from '../engine/IntFifo.js';
 import { Simulation } from '../engine/Simulation.js';
 import {
@@ -645,27 +646,19 @@ class NetworkRun {
 
   private growRequests(): void {
     const size = this.measured.length * 2;
-    const grow = <T extends Int32Array | Float64Array | Uint8Array>(
-      old: T,
-      make: (n: number) => T,
-    ): T => {
-      const next = make(size);
-      next.set(old);
-      return next;
-    };
-    this.requestClass = grow(this.requestClass, (n) => new Int32Array(n));
-    this.requestService = grow(this.requestService, (n) => new Int32Array(n));
-    this.retriesUsed = grow(this.retriesUsed, (n) => new Int32Array(n));
-    this.previousDelayMs = grow(this.previousDelayMs, (n) => new Float64Array(n));
-    this.arrivalTime = grow(this.arrivalTime, (n) => new Float64Array(n));
-    this.measured = grow(this.measured, (n) => new Uint8Array(n));
-    this.freeIds = grow(this.freeIds, (n) => new Int32Array(n));
-    this.parent = grow(this.parent, (n) => new Int32Array(n));
-    this.sequence = grow(this.sequence, (n) => new Int32Array(n));
-    this.step = grow(this.step, (n) => new Int32Array(n));
-    this.callsLeft = grow(this.callsLeft, (n) => new Int32Array(n));
-    this.callFailed = grow(this.callFailed, (n) => new Uint8Array(n));
-    this.inBranch = grow(this.inBranch, (n) => new Uint8Array(n));
+    this.requestClass = grown(this.requestClass, size);
+    this.requestService = grown(this.requestService, size);
+    this.retriesUsed = grown(this.retriesUsed, size);
+    this.previousDelayMs = grown(this.previousDelayMs, size);
+    this.arrivalTime = grown(this.arrivalTime, size);
+    this.measured = grown(this.measured, size);
+    this.freeIds = grown(this.freeIds, size);
+    this.parent = grown(this.parent, size);
+    this.sequence = grown(this.sequence, size);
+    this.step = grown(this.step, size);
+    this.callsLeft = grown(this.callsLeft, size);
+    this.callFailed = grown(this.callFailed, size);
+    this.inBranch = grown(this.inBranch, size);
   }
 
   output(): NetworkSimulationResult {
