@@ -4,6 +4,7 @@
  */
 import { run as runModel } from './model.js';
 import { run as runNetwork } from './network.js';
+import { run as runNetworkSimulator } from './networkSimulator.js';
 import { run as runRetry } from './retry.js';
 import { run as runSimulator } from './simulator.js';
 import { run as runTimeouts } from './timeouts.js';
@@ -13,6 +14,7 @@ console.log(`difftry benchmarks — node ${process.version}, ${process.platform}
 await runModel();
 await runNetwork();
 await runSimulator();
+await runNetworkSimulator();
 await runUniqueness();
 await runRetry();
 await runTimeouts();

@@ -5,6 +5,11 @@ import { DEMO_DEFAULTS, demoCommand } from './demoCommand.js';
 import { GENERATE_DEFAULTS, generateCommand } from './generateCommand.js';
 import { integerIn, nonNegativeNumber, parseModel, parseRetries, positiveNumber } from './input.js';
 import { parseStrategy, SIMULATE_DEFAULTS, simulateCommand } from './simulateCommand.js';
+import {
+  parseTimeoutMs,
+  parseTimeoutStrategy,
+  SIMULATE_TIMEOUT_STRATEGIES,
+} from './simulationConfig.js';
 import { TIMEOUTS_EVAL_DEFAULTS, timeoutsEvalCommand } from './timeoutsEvalCommand.js';
 import { TIMEOUTS_FIT_DEFAULTS, timeoutsFitCommand } from './timeoutsFitCommand.js';
 import { collect, parseObjective, TUNE_DEFAULTS, tuneCommand } from './tuneCommand.js';
@@ -89,8 +94,44 @@ function program(): Command {
       'retry strategy: difftry, uniform, budget-finagle, budget-grpc, budget-envoy, sre-throttle or class-budget (default difftry)',
       parseStrategy,
     )
+    .addOption(
+      new Option(
+        '--timeout <ms>',
+        "a fixed per-try timeout at every hop, every class (replaces the classes' timeoutMs); " +
+          'an abandoned attempt is a timeout the policy may retry',
+      ).argParser(parseTimeoutMs),
+    )
+    .addOption(
+      new Option(
+        '--timeouts <strategy>',
+        `adaptive per-try timeouts, a fresh strategy per hop: ${SIMULATE_TIMEOUT_STRATEGIES.join(', ')} ` +
+          `(their defaults), or JSON such as '{"kind":"rto","minMs":20}'`,
+      ).argParser(parseTimeoutStrategy),
+    )
+    .option(
+      '--sweep <spec>',
+      "simulate each point of one arrival rate or capacity, e.g. 'frontend.low=50:250:25', " +
+        'one row per point and class beside the analysis',
+    )
+    .option('--csv <file>', 'with --sweep: also write the rows as CSV to this file')
+    .option(
+      '--compare-analysis',
+      "put the analysis's predicted rejection beside the simulated one (always in a sweep)",
+    )
+    .addHelpText(
+      'after',
+      '\nProgress goes to stderr. Per-class backoffs and timeoutMs come from the file. A network of\n' +
+        'one service simulated with DiffTry and no timeouts uses the single-service simulator; sweeps\n' +
+        'and everything else the network simulator. The --timeouts strategies all run on the\n' +
+        "simulation's virtual time (none needs a wall clock). The analysis models neither timeouts\n" +
+        'nor retry budgets: its prediction is for the run without them (none for a budget strategy).\n\n' +
+        'Examples:\n' +
+        '  difftry simulate --example hotel --timeout 250\n' +
+        '  difftry simulate --example two-tier --timeouts rto --compare-analysis\n' +
+        "  difftry simulate --example hotel --sweep 'frontend.low=50:250:50' --csv sweep.csv",
+    )
     .action(async (file: string | undefined, opts) => {
-      write(await simulateCommand({ file, ...opts }));
+      emit(await simulateCommand({ file, ...opts }));
     });
 
   cli

@@ -1,6 +1,6 @@
-import type { BackoffDescription } from '../model/backoff/BackoffDescription.js';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
-import { type ReplicatedNetworkResult, replicateNetwork } from '../sim/network/replicateNetwork.js';
+import type { TimeoutStrategyDescription } from '../policy/timeouts/createTimeoutStrategy.js';
+import type { ReplicatedNetworkResult } from '../sim/network/replicateNetwork.js';
 import {
   isNetworkStrategy,
   NETWORK_STRATEGIES,
@@ -9,17 +9,45 @@ import {
 import { type ReplicatedSingleServiceResult, replicateSingleService } from '../sim/replicate.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import { toNetworkModel } from '../spec/toNetworkModel.js';
+import type { CommandOutput } from './analyzeCommand.js';
 import { loadNetwork, type NetworkSource } from './input.js';
-import { progressOnStderr } from './progress.js';
 import {
-  type RunLength,
-  toNetworkSimulationOptions,
-  toSingleServiceConfig,
-} from './simulationConfig.js';
+  type NetworkSimulationDocument,
+  networkHeader,
+  networkSimulationDocument,
+  type Prediction,
+  predict,
+  replicate,
+  simulationOptions,
+} from './networkSimulation.js';
+import { type ProgressReporter, progressOnStderr } from './progress.js';
+import { simulateSweep } from './simulateSweep.js';
+import { type RunLength, timeoutSetting, toSingleServiceConfig } from './simulationConfig.js';
+import { parseSweep } from './sweep.js';
 import { type Column, fixed, formatTable, groupedRows, withCi } from './table.js';
 import { UsageError } from './UsageError.js';
 
 /** Options of `difftry simulate`. */
+export interface SimulateOptions extends NetworkSource, RunLength {
+  readonly json?: boolean;
+  readonly replications: number;
+  readonly retries?: Record<string, number>;
+  /** Retry strategy (`--strategy`); default `difftry`. */
+  readonly strategy?: NetworkStrategy;
+  /** `--timeout MS`: a fixed per-try timeout at every hop, for every class. */
+  readonly timeout?: number;
+  /** `--timeouts STRATEGY`: an adaptive per-try timeout strategy, a fresh one per hop. */
+  readonly timeouts?: TimeoutStrategyDescription;
+  /** `--sweep SERVICE.FIELD=FROM:TO:STEP`: one simulation per point, one row per point and class. */
+  readonly sweep?: string;
+  /** With `sweep`: also write the rows as CSV to this file. */
+  readonly csv?: string;
+  /** Put the analysis's prediction beside the simulation (always done in a sweep). */
+  readonly compareAnalysis?: boolean;
+  /** Where progress goes; default a bar on stderr (tests pass their own). */
+  readonly progress?: ProgressReporter;
+}
+
 /** The columns of the simulated per-service table (single service and networks alike). */
 const SERVICE_COLUMNS: readonly Column[] = [
   { heading: 'service', alignRight: false },
@@ -32,13 +60,12 @@ const SERVICE_COLUMNS: readonly Column[] = [
   { heading: 'out/s' },
 ];
 
-export interface SimulateOptions extends NetworkSource, RunLength {
-  readonly json?: boolean;
-  readonly replications: number;
-  readonly retries?: Record<string, number>;
-  /** Retry strategy (`--strategy`); default `difftry`. */
-  readonly strategy?: NetworkStrategy;
-}
+/** {@link SERVICE_COLUMNS} with a `timeouts/s` column after `attempts/s`. */
+const SERVICE_COLUMNS_WITH_TIMEOUTS: readonly Column[] = [
+  ...SERVICE_COLUMNS.slice(0, 6),
+  { heading: 'timeouts/s' },
+  ...SERVICE_COLUMNS.slice(6),
+];
 
 /**
  * Parses `--strategy NAME`.
@@ -54,25 +81,59 @@ export function parseStrategy(text: string): NetworkStrategy {
 /** Defaults of `difftry simulate`: 200 s measured, 10 replications, seed 1. */
 export const SIMULATE_DEFAULTS = { duration: 200, replications: 10, seed: 1 } as const;
 
-/** `difftry simulate`: simulates a network and returns what to print on stdout. */
-export async function simulateCommand(options: SimulateOptions): Promise<string> {
+/** `difftry simulate`: simulates a network (or a sweep of it) and returns what to print. */
+export async function simulateCommand(options: SimulateOptions): Promise<CommandOutput> {
+  const timeouts = timeoutsOption(options);
+  if (options.csv !== undefined && options.sweep === undefined) {
+    throw new UsageError('--csv: only with --sweep');
+  }
   const network = await loadNetwork(options);
   const model = toNetworkModel(network, { retries: options.retries });
-  // The single-service simulator knows DiffTry only; other strategies run the network simulator,
-  // which handles one service as well.
-  const strategy = options.strategy ?? 'difftry';
-  if (strategy !== 'difftry' || !isSingleService(model)) {
-    return simulateNetworkCommand(network, model, options);
+  if (options.sweep !== undefined) {
+    return simulateSweep(network, parseSweep(options.sweep, model), timeouts, options);
   }
+  // The single-service simulator knows DiffTry without timeouts only; anything else runs the
+  // network simulator, which handles one service as well.
+  const strategy = options.strategy ?? 'difftry';
+  const setting = timeoutSetting(network, timeouts);
+  if (strategy !== 'difftry' || !isSingleService(model) || setting !== null) {
+    return { stdout: simulateNetworkCommand(network, model, timeouts, options) };
+  }
+  const analysis = options.compareAnalysis ? predict(network, model, strategy, setting) : undefined;
   const config = toSingleServiceConfig(network, model, options);
-  const progress = progressOnStderr('simulate');
-  const result = replicateSingleService(config, options.replications, {
-    onProgress: (fraction) => progress.update(fraction),
-  });
-  progress.stop();
+  const progress = options.progress ?? progressOnStderr('simulate');
+  let result: ReplicatedSingleServiceResult;
+  try {
+    result = replicateSingleService(config, options.replications, {
+      onProgress: (fraction) => progress.update(fraction),
+    });
+  } finally {
+    progress.stop();
+  }
   const serviceName = network.services[0]?.name ?? 'service';
   const document = simulationDocument(model, serviceName, result, options.seed);
-  return options.json ? JSON.stringify(document, null, 2) : formatSimulation(model, document);
+  if (options.json) {
+    const withAnalysis = analysis === undefined ? document : { ...document, analysis };
+    return { stdout: JSON.stringify(withAnalysis, null, 2) };
+  }
+  return { stdout: formatSimulation(model, document, analysis) };
+}
+
+/**
+ * The per-try timeouts asked for: `--timeout MS` as a fixed strategy, or `--timeouts`.
+ * @throws UsageError when both are given or the timeout is not a positive number.
+ */
+function timeoutsOption(options: SimulateOptions): TimeoutStrategyDescription | undefined {
+  if (options.timeout === undefined) return options.timeouts;
+  if (options.timeouts !== undefined) {
+    throw new UsageError('give --timeout MS or --timeouts STRATEGY, not both');
+  }
+  if (!(Number.isFinite(options.timeout) && options.timeout > 0)) {
+    throw new UsageError(
+      `--timeout: expected a positive number of milliseconds, got "${options.timeout}"`,
+    );
+  }
+  return { kind: 'fixed', timeoutMs: options.timeout };
 }
 
 /** One service, no routes, no calls: the single-service simulator's case. */
@@ -86,103 +147,52 @@ function isSingleService(model: NetworkModel): boolean {
   );
 }
 
-/** Why a network simulation uses one backoff, said in its output. */
-const ONE_BACKOFF_NOTE =
-  "per-class backoffs are not yet applied in network simulation: every hop retries with the first class's backoff";
-
 /** `difftry simulate` for a network of several services: replications of `simulateNetwork`. */
 function simulateNetworkCommand(
   network: NetworkSpec,
   model: NetworkModel,
+  timeouts: TimeoutStrategyDescription | undefined,
   options: SimulateOptions,
 ): string {
-  const simulation = {
-    ...toNetworkSimulationOptions(network, options),
-    strategy: options.strategy ?? 'difftry',
-  };
-  const progress = progressOnStderr('simulate');
+  const simulation = simulationOptions(network, timeouts, options);
+  const setting = timeoutSetting(network, timeouts);
+  const analysis = options.compareAnalysis
+    ? predict(network, model, simulation.strategy, setting)
+    : undefined;
+  const progress = options.progress ?? progressOnStderr('simulate');
   let result: ReplicatedNetworkResult;
   try {
-    result = replicateNetwork(model, simulation, options.replications, {
-      onProgress: (fraction) => progress.update(fraction),
-    });
+    result = replicate(model, simulation, options.replications, (f) => progress.update(f));
   } finally {
     progress.stop();
   }
-  const document = networkSimulationDocument(model, result, options.seed, simulation.backoff);
-  return options.json ? JSON.stringify(document, null, 2) : formatNetworkSimulation(document);
+  const document = networkSimulationDocument(
+    model,
+    result,
+    options.seed,
+    simulation.classBackoffs,
+    setting,
+  );
+  if (options.json) {
+    const withAnalysis = analysis === undefined ? document : { ...document, analysis };
+    return JSON.stringify(withAnalysis, null, 2);
+  }
+  return formatNetworkSimulation(document, analysis);
 }
 
-/** The `simulate --json` document of a network: DESIGN.md's shape, each figure with its `Ci95`. */
-export function networkSimulationDocument(
-  model: NetworkModel,
-  result: ReplicatedNetworkResult,
-  seed: number,
-  backoff: BackoffDescription,
-) {
-  const services: Record<
-    string,
-    { s: number; sCi95: number; rho: number; rhoCi95: number; classes: Record<string, Figures> }
-  > = {};
-  for (const [name, service] of Object.entries(result.services)) {
-    const classes: Record<string, Figures> = {};
-    for (const [className, c] of Object.entries(service.classes)) {
-      classes[className] = {
-        in: c.in,
-        inCi95: c.inCi95,
-        out: c.out,
-        outCi95: c.outCi95,
-        attempts: c.attempts,
-        attemptsCi95: c.attemptsCi95,
-        rejection: c.rejection,
-        rejectionCi95: c.rejectionCi95,
-      };
-    }
-    services[name] = {
-      s: service.s,
-      sCi95: service.sCi95,
-      rho: service.rho,
-      rhoCi95: service.rhoCi95,
-      classes,
-    };
-  }
-  const endToEnd: Record<string, Figures> = {};
-  for (const [className, e] of Object.entries(result.endToEnd)) {
-    endToEnd[className] = {
-      rejection: e.rejection,
-      rejectionCi95: e.rejectionCi95,
-      completion: e.completion,
-      completionCi95: e.completionCi95,
-      attemptsPerRequest: e.attemptsPerRequest,
-      attemptsPerRequestCi95: e.attemptsPerRequestCi95,
-      latencyMean: e.latencyMean,
-      latencyMeanCi95: e.latencyMeanCi95,
-      latencyP50: e.latencyP50,
-      latencyP50Ci95: e.latencyP50Ci95,
-      latencyP99: e.latencyP99,
-      latencyP99Ci95: e.latencyP99Ci95,
-    };
-  }
-  return {
-    strategy: result.strategy,
-    classes: model.classes.map((c) => ({ name: c.name, retries: c.retryLimit })),
-    services,
-    endToEnd,
-    load: { ...result.load },
-    replications: result.replications,
-    duration: result.duration,
-    warmup: result.warmup,
-    seed,
-    events: result.events,
-    backoff,
-    notes: [ONE_BACKOFF_NOTE],
-  };
+/** The predicted end-to-end rejection of a class, `*`-marked if the analysis did not converge. */
+function predictedCell(analysis: Prediction | undefined, className: string): string {
+  const report = analysis?.report;
+  if (report === undefined || report === null) return '—';
+  const value = fixed(report.endToEnd[className]?.rejection ?? Number.NaN);
+  return report.converged ? value : `${value}*`;
 }
 
-type Figures = Record<string, number>;
-type NetworkSimulationDocument = ReturnType<typeof networkSimulationDocument>;
-
-function formatNetworkSimulation(doc: NetworkSimulationDocument): string {
+function formatNetworkSimulation(
+  doc: NetworkSimulationDocument,
+  analysis: Prediction | undefined,
+): string {
+  const withTimeouts = doc.timeouts !== null;
   const rows = groupedRows(
     doc.services,
     (service) => service.classes,
@@ -195,16 +205,21 @@ function formatNetworkSimulation(doc: NetworkSimulationDocument): string {
       className,
       withCi(c.in ?? Number.NaN, c.inCi95 ?? Number.NaN, 2),
       withCi(c.attempts ?? Number.NaN, c.attemptsCi95 ?? Number.NaN, 2),
+      ...(withTimeouts ? [withCi(c.timeouts ?? Number.NaN, c.timeoutsCi95 ?? Number.NaN, 2)] : []),
       withCi(c.rejection ?? Number.NaN, c.rejectionCi95 ?? Number.NaN),
       withCi(c.out ?? Number.NaN, c.outCi95 ?? Number.NaN, 2),
     ],
   );
-  const services = formatTable(SERVICE_COLUMNS, rows);
+  const services = formatTable(
+    withTimeouts ? SERVICE_COLUMNS_WITH_TIMEOUTS : SERVICE_COLUMNS,
+    rows,
+  );
   const endToEnd = formatTable(
     [
       { heading: 'class', alignRight: false },
       { heading: 'retries' },
       { heading: 'rejection' },
+      ...(analysis === undefined ? [] : [{ heading: 'predicted' }]),
       { heading: 'completion' },
       { heading: 'attempts/request' },
       { heading: 'p50 ms' },
@@ -216,6 +231,7 @@ function formatNetworkSimulation(doc: NetworkSimulationDocument): string {
         c.name,
         String(c.retries),
         withCi(e.rejection ?? Number.NaN, e.rejectionCi95 ?? Number.NaN),
+        ...(analysis === undefined ? [] : [predictedCell(analysis, c.name)]),
         withCi(e.completion ?? Number.NaN, e.completionCi95 ?? Number.NaN),
         fixed(e.attemptsPerRequest ?? Number.NaN, 3),
         fixed((e.latencyP50 ?? Number.NaN) * 1000, 1),
@@ -223,8 +239,23 @@ function formatNetworkSimulation(doc: NetworkSimulationDocument): string {
       ];
     }),
   );
-  const load = `Load: ${fixed(doc.load.attemptsPerRequest, 3)} attempts/request, ${fixed(doc.load.attemptsPerSuccess, 3)} attempts/success`;
-  return `Strategy: ${doc.strategy}\nSimulated ${doc.replications} × ${doc.duration} s (warm-up ${doc.warmup} s, seed ${doc.seed}, ${doc.events} events); ± is the 95 % confidence half-width\nNote: ${ONE_BACKOFF_NOTE} (${JSON.stringify(doc.backoff)})\n\nServices\n${services}\n\nEnd to end\n${endToEnd}\n${load}`;
+  const load =
+    `Load: ${fixed(doc.load.attemptsPerRequest, 3)} attempts/request, ${fixed(doc.load.attemptsPerSuccess, 3)} attempts/success; ` +
+    `${fixed(doc.load.internalPerRequest, 3)} internal calls/request, ${fixed(doc.load.internalPerSuccess, 3)} internal calls/success`;
+  return `${networkHeader(doc)}\n\nServices\n${services}\n\nEnd to end\n${endToEnd}\n${load}${analysisNotes(analysis)}`;
+}
+
+/** The analysis's notes, one `Note:` line each, after a newline; empty without any. */
+function analysisNotes(analysis: Prediction | undefined): string {
+  const notes = analysis?.notes ?? [];
+  const report = analysis?.report;
+  const marked =
+    report?.converged === false
+      ? [
+          `* the analysis did not converge in ${report.iterations} iterations (residual ${report.residual.toExponential(2)})`,
+        ]
+      : [];
+  return [...notes.map((note) => `\nNote: ${note}`), ...marked.map((m) => `\n${m}`)].join('');
 }
 
 /** The `simulate --json` document: DESIGN.md's analysis shape, each figure with its `Ci95`. */
@@ -289,7 +320,11 @@ export function simulationDocument(
 
 type SimulationDocument = ReturnType<typeof simulationDocument>;
 
-function formatSimulation(model: NetworkModel, doc: SimulationDocument): string {
+function formatSimulation(
+  model: NetworkModel,
+  doc: SimulationDocument,
+  analysis?: Prediction,
+): string {
   const rows = groupedRows(
     doc.services,
     (service) => service.classes,
@@ -312,6 +347,7 @@ function formatSimulation(model: NetworkModel, doc: SimulationDocument): string 
       { heading: 'class', alignRight: false },
       { heading: 'retries' },
       { heading: 'rejection' },
+      ...(analysis === undefined ? [] : [{ heading: 'predicted' }]),
       { heading: 'attempts/request' },
       { heading: 'p50 ms' },
       { heading: 'p99 ms' },
@@ -322,11 +358,12 @@ function formatSimulation(model: NetworkModel, doc: SimulationDocument): string 
         c.name,
         String(c.retryLimit),
         withCi(e.rejection ?? Number.NaN, e.rejectionCi95 ?? Number.NaN),
+        ...(analysis === undefined ? [] : [predictedCell(analysis, c.name)]),
         fixed(e.attemptsPerRequest ?? Number.NaN, 3),
         fixed((e.latencyP50 ?? Number.NaN) * 1000, 1),
         fixed((e.latencyP99 ?? Number.NaN) * 1000, 1),
       ];
     }),
   );
-  return `Strategy: ${doc.strategy}\nSimulated ${doc.replications} × ${doc.duration} s (warm-up ${doc.warmup} s, seed ${doc.seed}, ${doc.events} events); ± is the 95 % confidence half-width\n\nServices\n${services}\n\nEnd to end\n${endToEnd}`;
+  return `Strategy: ${doc.strategy}\nSimulated ${doc.replications} × ${doc.duration} s (warm-up ${doc.warmup} s, seed ${doc.seed}, ${doc.events} events); ± is the 95 % confidence half-width\n\nServices\n${services}\n\nEnd to end\n${endToEnd}${analysisNotes(analysis)}`;
 }

@@ -1,6 +1,12 @@
-import type { BackoffDescription } from '../model/backoff/BackoffDescription.js';
+import { type BackoffDescription, DEFAULT_BACKOFF } from '../model/backoff/BackoffDescription.js';
 import { serviceTimeDistribution } from '../model/distributions/index.js';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
+import type { ClassOptions } from '../policy/classes/ClassTable.js';
+import { createRetryPolicy } from '../policy/retry/RetryPolicy.js';
+import {
+  createTimeoutStrategy,
+  type TimeoutStrategyDescription,
+} from '../policy/timeouts/createTimeoutStrategy.js';
 import type { SimulateNetworkOptions } from '../sim/network/simulateNetwork.js';
 import type { SingleServiceConfig } from '../sim/SingleServiceConfig.js';
 import type { NetworkSpec } from '../spec/schema.js';
@@ -54,22 +60,144 @@ export function toSingleServiceConfig(
   };
 }
 
+/** The per-class `timeoutMs` of a network file, by class name; empty when no class has one. */
+export function fileClassTimeouts(network: NetworkSpec): Record<string, number> {
+  const timeouts: Record<string, number> = {};
+  for (const c of network.classes) {
+    if (c.timeoutMs !== undefined) timeouts[c.name] = c.timeoutMs;
+  }
+  return timeouts;
+}
+
 /**
  * The network simulator's options for a network file: run length, each service's service-time
- * law from the file, and one backoff for every hop — the first class's, since the network
- * simulator does not yet apply per-class backoffs.
+ * law from the file, the file's default backoff and each class's own (`classBackoff`), and the
+ * per-try timeouts. `timeouts` (from `--timeout` or `--timeouts`) gives every hop a fresh strategy
+ * built from the description, for every class; without it, the classes with a `timeoutMs` in the
+ * file get that fixed timeout at every hop, the others none.
  */
 export function toNetworkSimulationOptions(
   network: NetworkSpec,
   run: RunLength,
-): SimulateNetworkOptions & { readonly backoff: BackoffDescription } {
+  timeouts?: TimeoutStrategyDescription,
+): SimulateNetworkOptions & {
+  readonly backoff: BackoffDescription;
+  readonly classBackoffs: readonly BackoffDescription[];
+} {
+  const classTimeouts = fileClassTimeouts(network);
+  const hasClassTimeouts = Object.keys(classTimeouts).length > 0;
   return {
     duration: run.duration,
     ...(run.warmup === undefined ? {} : { warmup: run.warmup }),
     seed: run.seed,
-    backoff: classBackoff(network, 0),
+    backoff: network.backoff ?? DEFAULT_BACKOFF,
+    classBackoffs: network.classes.map((_, p) => classBackoff(network, p)),
     serviceTimes: network.services.map((service) =>
       serviceTimeDistribution(service.serviceTime, service.capacity),
     ),
+    ...(timeouts === undefined ? {} : { timeouts: () => createTimeoutStrategy(timeouts) }),
+    ...(timeouts !== undefined || !hasClassTimeouts
+      ? {}
+      : {
+          // The simulator times out a class whose policy has a `timeoutMs`: add the file's.
+          retryPolicy: (_service, options) => {
+            const classes: Record<string, ClassOptions> = {};
+            for (const [name, c] of Object.entries(options.classes)) {
+              const timeoutMs = classTimeouts[name];
+              classes[name] = timeoutMs === undefined ? c : { ...c, timeoutMs };
+            }
+            return createRetryPolicy({ ...options, classes });
+          },
+        }),
   };
+}
+
+/**
+ * Parses `--timeout MS`, a fixed per-try timeout in milliseconds.
+ * @throws UsageError unless it is a positive finite number.
+ */
+export function parseTimeoutMs(text: string): number {
+  const value = Number(text);
+  if (!(text.trim() !== '' && Number.isFinite(value) && value > 0)) {
+    throw new UsageError(`--timeout: expected a positive number of milliseconds, got "${text}"`);
+  }
+  return value;
+}
+
+/** The adaptive strategies `--timeouts` accepts by name (each with its factory's defaults). */
+export const SIMULATE_TIMEOUT_STRATEGIES = [
+  'exponential-backoff',
+  'optimizer',
+  'controller',
+  'combined',
+  'rto',
+] as const;
+
+/**
+ * Parses `--timeouts STRATEGY`: a name of {@link SIMULATE_TIMEOUT_STRATEGIES} (its defaults) or
+ * a JSON description as `createTimeoutStrategy` takes it, e.g. `{"kind":"rto","minMs":20}`. The
+ * description is checked by building one strategy from it.
+ * @throws UsageError naming what is wrong.
+ */
+export function parseTimeoutStrategy(text: string): TimeoutStrategyDescription {
+  const trimmed = text.trim();
+  let description: unknown;
+  if (trimmed.startsWith('{')) {
+    try {
+      description = JSON.parse(trimmed);
+    } catch (error) {
+      throw new UsageError(`--timeouts: invalid JSON (${messageOf(error)}) in "${text}"`);
+    }
+  } else if ((SIMULATE_TIMEOUT_STRATEGIES as readonly string[]).includes(trimmed)) {
+    description = { kind: trimmed };
+  } else {
+    const hint = trimmed === 'fixed' ? ' (for a fixed timeout use --timeout MS)' : '';
+    throw new UsageError(
+      `--timeouts: expected one of ${SIMULATE_TIMEOUT_STRATEGIES.join(', ')} or a JSON description such as {"kind":"rto","minMs":20}, got "${text}"${hint}`,
+    );
+  }
+  try {
+    createTimeoutStrategy(description as TimeoutStrategyDescription);
+  } catch (error) {
+    throw new UsageError(`--timeouts: ${messageOf(error)}`);
+  }
+  return description as TimeoutStrategyDescription;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The per-try timeouts of a simulation as the JSON reports them: the strategy of `--timeout` or
+ * `--timeouts` (every hop, every class), else the file's per-class `timeoutMs`, else null.
+ */
+export type TimeoutSetting =
+  | { readonly strategy: TimeoutStrategyDescription }
+  | { readonly classTimeoutMs: Readonly<Record<string, number>> }
+  | null;
+
+/** The {@link TimeoutSetting} of a run. */
+export function timeoutSetting(
+  network: NetworkSpec,
+  timeouts: TimeoutStrategyDescription | undefined,
+): TimeoutSetting {
+  if (timeouts !== undefined) return { strategy: timeouts };
+  const classTimeoutMs = fileClassTimeouts(network);
+  return Object.keys(classTimeoutMs).length > 0 ? { classTimeoutMs } : null;
+}
+
+/** One line on the timeouts of a run, for a text header; undefined without timeouts. */
+export function describeTimeoutSetting(setting: TimeoutSetting): string | undefined {
+  if (setting === null) return undefined;
+  if ('classTimeoutMs' in setting) {
+    const list = Object.entries(setting.classTimeoutMs)
+      .map(([name, ms]) => `${name} ${ms} ms`)
+      .join(', ');
+    return `per-try timeouts from the file's classes, at every hop: ${list}`;
+  }
+  const { kind, ...options } = setting.strategy;
+  if (kind === 'fixed') return `per-try timeout ${setting.strategy.timeoutMs} ms at every hop`;
+  const given = Object.keys(options).length > 0 ? ` ${JSON.stringify(options)}` : ' (defaults)';
+  return `per-try timeouts by ${kind}${given}, one strategy per hop`;
 }

@@ -1,4 +1,5 @@
 import type { NetworkModel } from '../model/network/NetworkModel.js';
+import type { NetworkSpec } from '../spec/schema.js';
 import { UsageError } from './UsageError.js';
 
 /** One swept parameter: a service's arrival rate of a class, or its capacity. */
@@ -80,6 +81,26 @@ export function applySweep(network: NetworkModel, sweep: Sweep, value: number): 
         ...service,
         arrivals: service.arrivals.map((rate, p) => (p === field ? value : rate)),
       };
+    }),
+  };
+}
+
+/**
+ * A network file with the swept parameter set to `value` (a new value; the input is unchanged),
+ * so that everything derived from the file — service-time laws, residual corrections — follows.
+ */
+export function applySweepToSpec(network: NetworkSpec, sweep: Sweep, value: number): NetworkSpec {
+  const field = sweep.field;
+  const className = field === 'capacity' ? undefined : network.classes[field]?.name;
+  if (field !== 'capacity' && className === undefined) {
+    throw new RangeError(`the sweep names class ${field}, which the network does not have`);
+  }
+  return {
+    ...network,
+    services: network.services.map((service, i) => {
+      if (i !== sweep.serviceIndex) return service;
+      if (className === undefined) return { ...service, capacity: value };
+      return { ...service, arrivals: { ...service.arrivals, [className]: value } };
     }),
   };
 }

@@ -1,6 +1,8 @@
 /**
  * The discrete-event simulator: an event queue and engine in virtual time, the single-service
- * simulation of DiffTry's model with retries, and confidence intervals over replications.
+ * simulation of DiffTry's model with retries, the network simulator (routing and call-graph
+ * modes, every hop driven by the runtime's policy objects), and confidence intervals over
+ * replications.
  * @module
  */
 export { EventQueue } from './engine/EventQueue.js';
@@ -15,6 +17,7 @@ export {
 export type {
   NetworkSimulationResult,
   SimulatedEndToEnd,
+  SimulatedLoad,
   SimulatedService,
   SimulatedServiceClass,
 } from './network/NetworkSimulationResult.js';
@@ -30,6 +33,11 @@ export {
   type SimulateNetworkOptions,
   simulateNetwork,
 } from './network/simulateNetwork.js';
+export {
+  isNetworkStrategy,
+  NETWORK_STRATEGIES,
+  type NetworkStrategy,
+} from './network/strategy.js';
 export {
   type ReplicatedClassMeasurement,
   type ReplicatedSingleServiceResult,

@@ -210,7 +210,7 @@ describe('difftry simulate', () => {
     );
     expect(code).toBe(0);
     expect(stdout).toMatch(/search/);
-    expect(stdout).toMatch(/per-class backoffs are not yet applied/);
+    expect(stdout).toMatch(/^Backoff: high .*; low exponential/m);
   });
 
   it('simulates hotel close to the analysis, in the analysis shape with Ci95', async () => {

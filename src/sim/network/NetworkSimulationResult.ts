@@ -42,6 +42,8 @@ export interface SimulatedServiceClass {
   readonly out: number;
   /** Attempts per second. */
   readonly attempts: number;
+  /** Attempts per second its clients abandoned at their per-try timeout (0 without timeouts). */
+  readonly timeouts: number;
   /** Fraction of the requests arriving here that failed here after this hop's retries. */
   readonly rejection: number;
 }
@@ -77,4 +79,11 @@ export interface SimulatedLoad {
   readonly attemptsPerRequest: number;
   /** Attempts at every service per completed external request. */
   readonly attemptsPerSuccess: number;
+  /**
+   * Internal calls per external request: attempts made by one service to another (every attempt
+   * but those of the external clients at the entry hop), as the analysis's `internalPerRequest`.
+   */
+  readonly internalPerRequest: number;
+  /** Internal calls per completed external request. */
+  readonly internalPerSuccess: number;
 }

@@ -49,7 +49,7 @@ export interface ReplicatedNetworkResult {
   readonly events: number;
 }
 
-const SERVICE_CLASS_FIELDS = ['in', 'out', 'attempts', 'rejection'] as const;
+const SERVICE_CLASS_FIELDS = ['in', 'out', 'attempts', 'timeouts', 'rejection'] as const;
 const END_TO_END_FIELDS = [
   'originals',
   'completed',
@@ -61,7 +61,14 @@ const END_TO_END_FIELDS = [
   'latencyP50',
   'latencyP99',
 ] as const;
-const LOAD_FIELDS = ['external', 'attempts', 'attemptsPerRequest', 'attemptsPerSuccess'] as const;
+const LOAD_FIELDS = [
+  'external',
+  'attempts',
+  'attemptsPerRequest',
+  'attemptsPerSuccess',
+  'internalPerRequest',
+  'internalPerSuccess',
+] as const;
 
 /**
  * Runs `replications` independent replications of {@link simulateNetwork} (replication r uses

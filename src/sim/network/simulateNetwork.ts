@@ -8,12 +8,18 @@ import type { NetworkModel } from '../../model/network/NetworkModel.js';
 import { type RandomSource, seededRandom } from '../../model/random.js';
 import type { RetryBudget } from '../../policy/budget/RetryBudget.js';
 import type { Clock } from '../../policy/Clock.js';
+import type { ClassOptions } from '../../policy/classes/ClassTable.js';
 import type { AttemptOutcome } from '../../policy/retry/AttemptOutcome.js';
 import {
   createRetryPolicy,
   type RetryPolicy,
   type RetryPolicyOptions,
 } from '../../policy/retry/RetryPolicy.js';
+import {
+  fixedTimeout,
+  type TimeoutObservation,
+  type TimeoutStrategy,
+} from '../../policy/timeout/TimeoutStrategy.js';
 import { grown } from '../engine/grown.js';
 import { IntFifo } from '../engine/IntFifo.js';
 import { Simulation } from '../engine/Simulation.js';
@@ -56,6 +62,21 @@ export interface SimulateNetworkOptions {
   readonly stream?: number;
   /** Retry delay of every hop's client; default {@link DEFAULT_BACKOFF} (random, mean 100 ms). */
   readonly backoff?: BackoffDescription;
+  /**
+   * Retry delay per class (index as in `network.classes`); a class without one uses `backoff`.
+   * A network file's per-class `backoff:` entries arrive here.
+   */
+  readonly classBackoffs?: readonly (BackoffDescription | undefined)[];
+  /**
+   * The per-try timeout strategy of the clients calling service `serviceIndex` (one instance per
+   * hop, shared by that hop's concurrent requests), or undefined for none; default: the class's
+   * `timeoutMs` in the policy, if any, as a fixed timeout. An attempt still running when its
+   * timeout expires is abandoned by its client (outcome `timeout`, which the policy may retry);
+   * the server goes on with the abandoned work, which holds its place in the queue.
+   */
+  readonly timeouts?: (serviceIndex: number) => TimeoutStrategy | undefined;
+  /** Called now and then with the fraction of the run's virtual time done (0 to 1). */
+  readonly onProgress?: (fraction: number) => void;
   /** Service-time law per service (seconds); default exponential with mean 1/capacity. */
   readonly serviceTimes?: readonly ServiceTimeDistribution[];
   /**
@@ -76,6 +97,10 @@ export interface SimulateNetworkOptions {
 
 /** A rejected attempt, as the runtime's client sees it: the server answered 503. */
 const REJECTED: AttemptOutcome = Object.freeze({ kind: 'status', status: 503 });
+/** An attempt its client abandoned at its per-try timeout. */
+const TIMED_OUT: AttemptOutcome = Object.freeze({ kind: 'timeout' });
+/** Timer payloads carry a request id below this bound and the attempt's serial above it. */
+const ID_SPAN = 2 ** 22;
 
 /**
  * Simulates a network (DESIGN.md, "A network"; docs/model.md, "A network, call-graph form") in
@@ -130,7 +155,7 @@ export function simulateNetwork(
  * recycles; per service×class counters in flat arrays indexed `service * classCount + class`.
  */
 class NetworkRun {
-  readonly simulation = new Simulation();
+  readonly simulation: Simulation;
   private readonly network: NetworkModel;
   private readonly random: RandomSource;
   private readonly classCount: number;
@@ -154,7 +179,8 @@ class NetworkRun {
 
   // Per class.
   private readonly classNames: readonly string[];
-  private readonly firstPreviousDelayMs: number | undefined;
+  /** Per class: the "previous delay" of a first retry (decorrelated jitter's base), NaN if none. */
+  private readonly firstPreviousDelayMs: Float64Array;
   private readonly originals: Float64Array;
   private readonly completed: Float64Array;
   private readonly rejected: Float64Array;
@@ -171,6 +197,13 @@ class NetworkRun {
   private readonly attemptCount: Float64Array;
   private readonly attemptRejectionCount: Float64Array;
   private readonly hopRejectionCount: Float64Array;
+  private readonly timeoutCount: Float64Array;
+  /** Per cell: the per-try timeout strategy of the hop's clients for the class, if any. */
+  private readonly cellTimeouts: readonly (TimeoutStrategy | undefined)[];
+  private readonly hasTimeouts: boolean;
+  private readonly timeoutKind: number;
+  /** Attempts of measured requests at hops other than their entry (internal calls). */
+  private internalAttempts = 0;
 
   // Routes, flat: cumulative probability and target.
   private readonly routeCumulative: Float64Array;
@@ -197,6 +230,14 @@ class NetworkRun {
   private callsLeft = new Int32Array(256);
   private callFailed = new Uint8Array(256);
   private inBranch = new Uint8Array(256);
+  /** Per request: 1 once it has left its entry hop (its attempts are internal calls). */
+  private internal = new Uint8Array(256);
+  // Per-try timeouts: the serial of the slot's current attempt (never reset, so a stale timer
+  // cannot match a reused slot), when the attempt started (s), and whether the slot is an
+  // abandoned attempt still in a queue or waiting for its calls.
+  private serial = new Int32Array(256);
+  private attemptStart = new Float64Array(256);
+  private orphan = new Uint8Array(256);
   private freeCount = 0;
   private idsInUse = 0;
 
@@ -233,6 +274,13 @@ class NetworkRun {
     this.duration = duration;
     this.warmup = warmup;
     this.windowEnd = warmup + duration;
+    const onProgress = options.onProgress;
+    const windowEnd = this.windowEnd;
+    this.simulation = new Simulation(
+      onProgress === undefined
+        ? {}
+        : { onProgress: (_events, now) => onProgress(Math.min(1, now / windowEnd)) },
+    );
     this.random = seededRandom(seed, options.stream ?? 0);
 
     const serviceCount = services.length;
@@ -241,8 +289,16 @@ class NetworkRun {
     this.classCount = classCount;
     this.classNames = network.classes.map((c) => c.name);
     const backoff = options.backoff ?? DEFAULT_BACKOFF;
+    if (options.classBackoffs !== undefined && options.classBackoffs.length > classCount) {
+      throw new RangeError(
+        `classBackoffs should have at most one backoff per class (${classCount}), got ${options.classBackoffs.length}`,
+      );
+    }
+    const backoffs = network.classes.map((_c, p) => options.classBackoffs?.[p] ?? backoff);
     // Decorrelated jitter grows from the previous delay; the first retry starts from the base.
-    this.firstPreviousDelayMs = backoff.kind === 'exponential' ? backoff.baseMs : undefined;
+    this.firstPreviousDelayMs = new Float64Array(
+      backoffs.map((b) => (b.kind === 'exponential' ? b.baseMs : Number.NaN)),
+    );
 
     if (options.serviceTimes !== undefined && options.serviceTimes.length !== serviceCount) {
       throw new RangeError(
@@ -271,9 +327,12 @@ class NetworkRun {
     this.policies = services.map((service, i) => {
       const limit = (p: number): number =>
         service.retryLimits[p] ?? network.classes[p]?.retryLimit ?? 0;
-      const classes: Record<string, { retries: number }> = {};
+      const classes: Record<string, ClassOptions> = {};
       this.classNames.forEach((name, p) => {
-        classes[name] = { retries: limit(uniform ? 0 : p) };
+        classes[name] = {
+          retries: limit(uniform ? 0 : p),
+          backoff: backoffs[p] as BackoffDescription,
+        };
       });
       const budget = createStrategyBudget(strategy, this.classNames, this.random);
       return makePolicy(i, {
@@ -287,6 +346,16 @@ class NetworkRun {
     });
     this.budgets = this.policies.map((policy) => policy.budget);
     this.hasBudget = this.budgets.some((budget) => budget !== undefined);
+    const cellTimeouts: (TimeoutStrategy | undefined)[] = [];
+    this.policies.forEach((policy, i) => {
+      const hop = options.timeouts?.(i);
+      for (const name of this.classNames) {
+        const classMs = policy.timeoutMs(name);
+        cellTimeouts.push(hop ?? (classMs === undefined ? undefined : fixedTimeout(classMs)));
+      }
+    });
+    this.cellTimeouts = cellTimeouts;
+    this.hasTimeouts = cellTimeouts.some((t) => t !== undefined);
 
     const cells = serviceCount * classCount;
     this.meanInterarrival = new Float64Array(cells);
@@ -297,6 +366,7 @@ class NetworkRun {
     this.attemptCount = new Float64Array(cells);
     this.attemptRejectionCount = new Float64Array(cells);
     this.hopRejectionCount = new Float64Array(cells);
+    this.timeoutCount = new Float64Array(cells);
     const cumulative: number[] = [];
     const targets: number[] = [];
     services.forEach((service, i) => {
@@ -345,6 +415,7 @@ class NetworkRun {
     this.arrivalKind = simulation.define((cell) => this.arrival(cell));
     this.attemptKind = simulation.define((id) => this.attempt(id));
     this.departureKind = simulation.define((service) => this.departure(service));
+    this.timeoutKind = simulation.define((payload) => this.timeout(payload));
     const windowEndKind = simulation.define(() => this.closeWindow());
     simulation.schedule(this.windowEnd, windowEndKind, 0);
     for (let cell = 0; cell < cells; cell++) {
@@ -375,14 +446,19 @@ class NetworkRun {
     } else {
       this.measured[id] = 0;
     }
-    this.enter(id, (cell - classIndex) / this.classCount);
+    this.enter(id, (cell - classIndex) / this.classCount, 0);
   }
 
-  /** Request `id` arrives at `service` and makes its first attempt there. */
-  private enter(id: number, service: number): void {
+  /**
+   * Request `id` arrives at `service` and makes its first attempt there; `internal` is 1 unless
+   * it is an external arrival at its entry hop.
+   */
+  private enter(id: number, service: number, internal: number): void {
     this.requestService[id] = service;
     this.retriesUsed[id] = 0;
-    this.previousDelayMs[id] = this.firstPreviousDelayMs ?? 0;
+    this.internal[id] = internal;
+    const first = this.firstPreviousDelayMs[this.requestClass[id]] as number;
+    this.previousDelayMs[id] = Number.isNaN(first) ? 0 : first;
     if (this.measured[id] === 1)
       this.arrivedCount[service * this.classCount + this.requestClass[id]]++;
     if (this.hasBudget) {
@@ -400,10 +476,15 @@ class NetworkRun {
     const classIndex = this.requestClass[id];
     const cell = service * this.classCount + classIndex;
     const measured = this.measured[id] === 1;
-    if (measured) this.attemptCount[cell]++;
+    if (measured) {
+      this.attemptCount[cell]++;
+      if (this.internal[id] === 1) this.internalAttempts++;
+    }
+    if (this.hasTimeouts) this.startTimer(id, cell);
     if (this.inSystem[service] >= this.queueLimit[service]) {
       if (measured) this.attemptRejectionCount[cell]++;
-      this.attemptFailed(id);
+      if (this.hasTimeouts) this.endAttempt(id, cell, 'failure');
+      this.attemptFailed(id, REJECTED);
       return;
     }
     const line = this.lines[service] as IntFifo;
@@ -411,11 +492,63 @@ class NetworkRun {
     if (++this.inSystem[service] === 1) this.startService(service);
   }
 
+  /** Asks the cell's timeout strategy for the attempt's timeout and sets its timer. */
+  private startTimer(id: number, cell: number): void {
+    const strategy = this.cellTimeouts[cell];
+    if (strategy === undefined) return;
+    const timeoutMs = strategy.next(this.retriesUsed[id]);
+    if (!(timeoutMs >= 0)) {
+      throw new RangeError(`a timeout strategy returned ${timeoutMs} ms; expected a number ≥ 0`);
+    }
+    const serial = ++this.serial[id];
+    const now = this.simulation.now;
+    this.attemptStart[id] = now;
+    this.simulation.schedule(now + timeoutMs / 1000, this.timeoutKind, serial * ID_SPAN + id);
+  }
+
+  /** The current attempt of `id` ended before its timeout: its timer is void, its time observed. */
+  private endAttempt(id: number, cell: number, outcome: TimeoutObservation): void {
+    const strategy = this.cellTimeouts[cell];
+    if (strategy === undefined) return;
+    this.serial[id]++;
+    strategy.observe(outcome, (this.simulation.now - this.attemptStart[id]) * 1000);
+  }
+
   /**
-   * The current attempt of request `id` failed (rejected, or one of its calls failed): the hop's
-   * policy retries it or the request fails here.
+   * A per-try timer expired. If its attempt is still running, the client abandons it: the request
+   * moves to a fresh slot and its hop's policy decides on a `timeout` outcome, while the old slot
+   * stays behind as an orphan (in the server's queue, or waiting for its calls, which then return
+   * to nobody) until the work it stands for is done.
    */
-  private attemptFailed(id: number): void {
+  private timeout(payload: number): void {
+    const id = payload % ID_SPAN;
+    if (this.serial[id] !== (payload - id) / ID_SPAN) return;
+    const classIndex = this.requestClass[id];
+    const cell = this.requestService[id] * this.classCount + classIndex;
+    this.serial[id]++;
+    (this.cellTimeouts[cell] as TimeoutStrategy).observe(
+      'timeout',
+      (this.simulation.now - this.attemptStart[id]) * 1000,
+    );
+    if (this.measured[id] === 1) this.timeoutCount[cell]++;
+    const fresh = this.allocate();
+    this.requestClass[fresh] = classIndex;
+    this.requestService[fresh] = this.requestService[id];
+    this.retriesUsed[fresh] = this.retriesUsed[id];
+    this.previousDelayMs[fresh] = this.previousDelayMs[id];
+    this.measured[fresh] = this.measured[id];
+    this.arrivalTime[fresh] = this.arrivalTime[id];
+    this.parent[fresh] = this.parent[id];
+    this.internal[fresh] = this.internal[id];
+    this.orphan[id] = 1;
+    this.attemptFailed(fresh, TIMED_OUT);
+  }
+
+  /**
+   * The current attempt of request `id` failed (rejected, timed out, or one of its calls failed):
+   * the hop's policy retries it or the request fails here.
+   */
+  private attemptFailed(id: number, outcome: AttemptOutcome): void {
     const simulation = this.simulation;
     const service = this.requestService[id];
     const classIndex = this.requestClass[id];
@@ -431,9 +564,9 @@ class NetworkRun {
     const decision = (this.policies[service] as RetryPolicy).decide({
       className,
       retries: used,
-      outcome: REJECTED,
+      outcome,
       previousDelayMs:
-        used === 0 && this.firstPreviousDelayMs === undefined
+        used === 0 && Number.isNaN(this.firstPreviousDelayMs[classIndex] as number)
           ? undefined
           : this.previousDelayMs[id],
     });
@@ -468,6 +601,12 @@ class NetworkRun {
   private departure(service: number): void {
     const id = (this.lines[service] as IntFifo).shift();
     if (--this.inSystem[service] > 0) this.startService(service);
+    if (this.orphan[id] === 1) {
+      // Work its client abandoned: done, and nobody waits for it.
+      this.orphan[id] = 0;
+      this.release(id);
+      return;
+    }
     const classIndex = this.requestClass[id];
     const cell = service * this.classCount + classIndex;
     const programs = this.programs;
@@ -479,6 +618,7 @@ class NetworkRun {
       return;
     }
     if (this.measured[id] === 1) this.passedCount[cell]++;
+    if (this.hasTimeouts) this.endAttempt(id, cell, 'success');
     this.hopSucceeded(id, service, classIndex);
     const end = this.routeEnd[cell];
     let index = this.routeStart[cell];
@@ -487,7 +627,7 @@ class NetworkRun {
       const cumulative = this.routeCumulative;
       while (index < end && draw >= cumulative[index]) index++;
       if (index < end) {
-        this.enter(id, this.routeTarget[index]);
+        this.enter(id, this.routeTarget[index], 1);
         return;
       }
     }
@@ -570,23 +710,31 @@ class NetworkRun {
     this.requestClass[id] = this.requestClass[caller];
     this.measured[id] = this.measured[caller];
     this.parent[id] = caller;
-    this.enter(id, target);
+    this.enter(id, target, 1);
   }
 
   /** Call-graph mode: a call made by `id`'s current attempt has returned, `ok` or failed. */
   private callReturned(id: number, ok: boolean): void {
     const programs = this.programs as CallPrograms;
     const step = this.step[id];
+    if (this.orphan[id] === 1) {
+      // The attempt was abandoned at its timeout: it makes no further calls, and its slot is free
+      // once the last call it is waiting for has returned.
+      if (programs.stepParallel[step] === 1 && --this.callsLeft[id] > 0) return;
+      this.orphan[id] = 0;
+      this.release(id);
+      return;
+    }
     if (programs.stepParallel[step] === 1) {
       if (!ok) this.callFailed[id] = 1;
       if (--this.callsLeft[id] > 0) return;
       if (this.callFailed[id] === 1) {
-        this.attemptFailed(id);
+        this.callsFailed(id);
         return;
       }
     } else {
       if (!ok) {
-        this.attemptFailed(id);
+        this.callsFailed(id);
         return;
       }
       if (this.callsLeft[id] > 0) {
@@ -599,12 +747,24 @@ class NetworkRun {
     this.advance(id, programs);
   }
 
+  /** Call-graph mode: a call of `id`'s attempt failed, so the attempt failed. */
+  private callsFailed(id: number): void {
+    if (this.hasTimeouts) {
+      this.endAttempt(
+        id,
+        this.requestService[id] * this.classCount + this.requestClass[id],
+        'failure',
+      );
+    }
+    this.attemptFailed(id, REJECTED);
+  }
+
   /** Call-graph mode: every call of `id`'s attempt succeeded, so the call to its service did. */
   private attemptSucceeded(id: number): void {
     const classIndex = this.requestClass[id];
-    if (this.measured[id] === 1) {
-      this.passedCount[this.requestService[id] * this.classCount + classIndex]++;
-    }
+    const cell = this.requestService[id] * this.classCount + classIndex;
+    if (this.measured[id] === 1) this.passedCount[cell]++;
+    if (this.hasTimeouts) this.endAttempt(id, cell, 'success');
     this.hopSucceeded(id, this.requestService[id], classIndex);
     const caller = this.parent[id];
     if (caller >= 0) {
@@ -641,6 +801,9 @@ class NetworkRun {
   private allocate(): number {
     if (this.freeCount > 0) return this.freeIds[--this.freeCount];
     if (this.idsInUse === this.measured.length) this.growRequests();
+    if (this.idsInUse === ID_SPAN) {
+      throw new RangeError(`more than ${ID_SPAN} requests in flight at once; the network diverges`);
+    }
     return this.idsInUse++;
   }
 
@@ -659,6 +822,10 @@ class NetworkRun {
     this.callsLeft = grown(this.callsLeft, size);
     this.callFailed = grown(this.callFailed, size);
     this.inBranch = grown(this.inBranch, size);
+    this.internal = grown(this.internal, size);
+    this.serial = grown(this.serial, size);
+    this.attemptStart = grown(this.attemptStart, size);
+    this.orphan = grown(this.orphan, size);
   }
 
   output(): NetworkSimulationResult {
@@ -676,6 +843,7 @@ class NetworkRun {
           in: (this.arrivedCount[cell] as number) / duration,
           out: (this.passedCount[cell] as number) / duration,
           attempts: (this.attemptCount[cell] as number) / duration,
+          timeouts: (this.timeoutCount[cell] as number) / duration,
           rejection: ratio(
             this.hopRejectionCount[cell] as number,
             this.arrivedCount[cell] as number,
@@ -727,6 +895,8 @@ class NetworkRun {
         attempts: totalAttempts / duration,
         attemptsPerRequest: ratio(totalAttempts, totalOriginals),
         attemptsPerSuccess: ratio(totalAttempts, totalCompleted),
+        internalPerRequest: ratio(this.internalAttempts, totalOriginals),
+        internalPerSuccess: ratio(this.internalAttempts, totalCompleted),
       },
       strategy: this.strategy,
       duration,

@@ -1,0 +1,226 @@
+import type { BackoffDescription } from '../model/backoff/BackoffDescription.js';
+import { analyzeNetwork } from '../model/network/analyzeNetwork.js';
+import type { NetworkModel } from '../model/network/NetworkModel.js';
+import type { NetworkReport } from '../model/network/NetworkReport.js';
+import type { TimeoutStrategyDescription } from '../policy/timeouts/createTimeoutStrategy.js';
+import { type ReplicatedNetworkResult, replicateNetwork } from '../sim/network/replicateNetwork.js';
+import type { SimulateNetworkOptions } from '../sim/network/simulateNetwork.js';
+import type { NetworkStrategy } from '../sim/network/strategy.js';
+import type { NetworkSpec } from '../spec/schema.js';
+import { toNetworkModel } from '../spec/toNetworkModel.js';
+import type { SimulateOptions } from './simulateCommand.js';
+import {
+  describeTimeoutSetting,
+  type TimeoutSetting,
+  toNetworkSimulationOptions,
+} from './simulationConfig.js';
+
+/**
+ * What `difftry simulate` does with a network, shared by a single run and a sweep: the
+ * simulator's options, replications with progress, the analysis's prediction beside them, and
+ * the JSON document and text header of a run.
+ */
+
+/**
+ * Runs `replications` of the network simulator, reporting progress within each replication as
+ * well as between them: `report` gets (replications done + fraction of this one) / replications.
+ */
+export function replicate(
+  model: NetworkModel,
+  simulation: SimulateNetworkOptions,
+  replications: number,
+  report: (fraction: number) => void,
+): ReplicatedNetworkResult {
+  let done = 0;
+  return replicateNetwork(
+    model,
+    { ...simulation, onProgress: (fraction) => report((done + fraction) / replications) },
+    replications,
+    {
+      onProgress: (fraction) => {
+        done = Math.round(fraction * replications);
+        report(fraction);
+      },
+    },
+  );
+}
+
+/** The network simulator's options for a run of `difftry simulate`. */
+export function simulationOptions(
+  network: NetworkSpec,
+  timeouts: TimeoutStrategyDescription | undefined,
+  options: SimulateOptions,
+) {
+  return {
+    ...toNetworkSimulationOptions(network, options, timeouts),
+    strategy: options.strategy ?? 'difftry',
+  };
+}
+
+/**
+ * The analysis's prediction for a simulated run, with what it leaves out: the report for the
+ * strategy's retry limits (`difftry`: each class its own; `uniform`: every class the highest
+ * class's, as the simulator gives them), or none for the budget strategies, which it does not
+ * model.
+ */
+export interface Prediction {
+  readonly report: NetworkReport | null;
+  readonly notes: readonly string[];
+}
+
+export function predict(
+  network: NetworkSpec,
+  model: NetworkModel,
+  strategy: NetworkStrategy,
+  setting: TimeoutSetting,
+): Prediction {
+  if (strategy !== 'difftry' && strategy !== 'uniform') {
+    return {
+      report: null,
+      notes: [`the analysis models retry limits, not the budgets of ${strategy}: no prediction`],
+    };
+  }
+  const notes =
+    setting === null
+      ? []
+      : ['the analysis does not model per-try timeouts: it predicts the run without them'];
+  const analysed = strategy === 'uniform' ? uniformModel(network, model) : model;
+  return { report: analyzeNetwork(analysed), notes };
+}
+
+/**
+ * The model of the `uniform` strategy: at every hop every class has the highest class's limit
+ * there, as the simulator gives them; rebuilt from the file so that residual corrections follow.
+ */
+function uniformModel(network: NetworkSpec, model: NetworkModel): NetworkModel {
+  const highest = model.classes[0]?.retryLimit ?? 0;
+  const uniform: NetworkSpec = {
+    ...network,
+    classes: network.classes.map((c) => ({ ...c, retries: highest })),
+    services: network.services.map((service, i) => {
+      const limit = model.services[i]?.retryLimits[0] ?? highest;
+      return {
+        ...service,
+        retries: Object.fromEntries(network.classes.map((c) => [c.name, limit])),
+      };
+    }),
+  };
+  return { ...toNetworkModel(uniform), mode: model.mode };
+}
+
+/** The `simulate --json` document of a network: DESIGN.md's shape, each figure with its `Ci95`. */
+export function networkSimulationDocument(
+  model: NetworkModel,
+  result: ReplicatedNetworkResult,
+  seed: number,
+  classBackoffs: readonly BackoffDescription[],
+  timeouts: TimeoutSetting = null,
+) {
+  const services: Record<
+    string,
+    { s: number; sCi95: number; rho: number; rhoCi95: number; classes: Record<string, Figures> }
+  > = {};
+  for (const [name, service] of Object.entries(result.services)) {
+    const classes: Record<string, Figures> = {};
+    for (const [className, c] of Object.entries(service.classes)) {
+      classes[className] = {
+        in: c.in,
+        inCi95: c.inCi95,
+        out: c.out,
+        outCi95: c.outCi95,
+        attempts: c.attempts,
+        attemptsCi95: c.attemptsCi95,
+        timeouts: c.timeouts,
+        timeoutsCi95: c.timeoutsCi95,
+        rejection: c.rejection,
+        rejectionCi95: c.rejectionCi95,
+      };
+    }
+    services[name] = {
+      s: service.s,
+      sCi95: service.sCi95,
+      rho: service.rho,
+      rhoCi95: service.rhoCi95,
+      classes,
+    };
+  }
+  const endToEnd: Record<string, Figures> = {};
+  for (const [className, e] of Object.entries(result.endToEnd)) {
+    endToEnd[className] = {
+      rejection: e.rejection,
+      rejectionCi95: e.rejectionCi95,
+      completion: e.completion,
+      completionCi95: e.completionCi95,
+      attemptsPerRequest: e.attemptsPerRequest,
+      attemptsPerRequestCi95: e.attemptsPerRequestCi95,
+      latencyMean: e.latencyMean,
+      latencyMeanCi95: e.latencyMeanCi95,
+      latencyP50: e.latencyP50,
+      latencyP50Ci95: e.latencyP50Ci95,
+      latencyP99: e.latencyP99,
+      latencyP99Ci95: e.latencyP99Ci95,
+    };
+  }
+  const backoffs: Record<string, BackoffDescription> = {};
+  model.classes.forEach((c, p) => {
+    const backoff = classBackoffs[p];
+    if (backoff !== undefined) backoffs[c.name] = backoff;
+  });
+  return {
+    strategy: result.strategy,
+    classes: model.classes.map((c) => ({ name: c.name, retries: c.retryLimit })),
+    services,
+    endToEnd,
+    load: { ...result.load },
+    replications: result.replications,
+    duration: result.duration,
+    warmup: result.warmup,
+    seed,
+    events: result.events,
+    backoffs,
+    timeouts,
+  };
+}
+
+export type Figures = Record<string, number>;
+export type NetworkSimulationDocument = ReturnType<typeof networkSimulationDocument>;
+
+/** The text header of a network run: strategy, run length, backoffs and timeouts. */
+export function networkHeader(
+  doc: Pick<
+    NetworkSimulationDocument,
+    'strategy' | 'replications' | 'duration' | 'warmup' | 'seed' | 'backoffs' | 'timeouts'
+  > & { readonly events?: number },
+): string {
+  const events = doc.events === undefined ? '' : `, ${doc.events} events`;
+  const lines = [
+    `Strategy: ${doc.strategy}`,
+    `Simulated ${doc.replications} × ${doc.duration} s (warm-up ${doc.warmup} s, seed ${doc.seed}${events}); ± is the 95 % confidence half-width`,
+    `Backoff: ${describeBackoffs(doc.backoffs)}`,
+  ];
+  const timeouts = describeTimeoutSetting(doc.timeouts);
+  if (timeouts !== undefined) lines.push(`Timeouts: ${timeouts}`);
+  return lines.join('\n');
+}
+
+/** Each class's backoff in words, or one for all when they share it. */
+function describeBackoffs(backoffs: Readonly<Record<string, BackoffDescription>>): string {
+  const entries = Object.entries(backoffs).map(([name, b]) => [name, describeBackoff(b)]);
+  const texts = new Set(entries.map(([, text]) => text));
+  if (texts.size === 1) return `${entries[0]?.[1]} (every class)`;
+  return entries.map(([name, text]) => `${name} ${text}`).join('; ');
+}
+
+function describeBackoff(backoff: BackoffDescription): string {
+  switch (backoff.kind) {
+    case 'constant':
+      return `constant ${backoff.delayMs} ms`;
+    case 'random':
+      return `random, mean ${backoff.meanMs} ms`;
+    case 'exponential': {
+      const cap = backoff.maxMs === undefined ? '' : ` up to ${backoff.maxMs} ms`;
+      const jitter = backoff.jitter ?? 'none';
+      return `exponential from ${backoff.baseMs} ms ×${backoff.factor ?? 2}${cap}, ${jitter === 'none' ? 'no' : jitter} jitter`;
+    }
+  }
+}
