@@ -4,6 +4,8 @@ import { analyzeCommand, type CommandOutput } from './analyzeCommand.js';
 import { DEMO_DEFAULTS, demoCommand } from './demoCommand.js';
 import { GENERATE_DEFAULTS, generateCommand } from './generateCommand.js';
 import { integerIn, nonNegativeNumber, parseModel, parseRetries, positiveNumber } from './input.js';
+import { registerMeshCommand } from './meshCommand.js';
+import { registerProxyCommand } from './proxyCommand.js';
 import { parseStrategy, SIMULATE_DEFAULTS, simulateCommand } from './simulateCommand.js';
 import {
   parseTimeoutMs,
@@ -314,6 +316,8 @@ function program(): Command {
     .action(async (file: string, opts) => {
       emit(await timeoutsFitCommand({ file, ...opts }));
     });
+  registerProxyCommand(cli);
+  registerMeshCommand(cli);
   return cli;
 }
 

@@ -1,6 +1,7 @@
 /**
- * Network files: one schema, parsed from YAML or JSON, with errors that name the file, the line,
- * the place and what was expected.
+ * Network files and sidecar configs: one schema module, parsed from YAML or JSON, with errors that
+ * name the file, the line, the place and what was expected; one network file gives every
+ * sidecar's config (`sidecarsFromNetwork`).
  *
  * @example
  * ```ts
@@ -13,6 +14,11 @@ export { BUILTIN_EXAMPLE_NAMES, builtinExample } from './examples.js';
 export * from './generators/index.js';
 export { ROUTE_SUM_TOLERANCE } from './networkRules.js';
 export { loadNetworkFile, parseNetwork } from './parseNetwork.js';
+export {
+  checkSidecarConfig,
+  loadSidecarConfigFile,
+  parseSidecarConfig,
+} from './parseSidecarConfig.js';
 export {
   isSpecError,
   SpecError,
@@ -41,4 +47,11 @@ export {
   serviceSchema,
   serviceTimeSchema,
 } from './schema.js';
+export {
+  DEFAULT_SIDECAR_LIMITS,
+  type SidecarConfig,
+  type SidecarConfigInput,
+  sidecarConfigSchema,
+} from './sidecarSchema.js';
+export { type SidecarsFromNetworkOptions, sidecarsFromNetwork } from './sidecarsFromNetwork.js';
 export { classBackoff, type NetworkOverrides, toNetworkModel } from './toNetworkModel.js';

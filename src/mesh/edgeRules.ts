@@ -1,0 +1,79 @@
+/** What an edge rule can look at in a request. */
+export interface EdgeRequest {
+  /** The method, as sent (compared case-insensitively). */
+  readonly method: string;
+  /** The path without its query: `/reserve/42`. */
+  readonly path: string;
+  /** The value of a header (lower-case name), the first if repeated; undefined if absent. */
+  header(name: string): string | undefined;
+}
+
+/**
+ * One edge rule: a request matches when every condition given holds. The config's `valueEnv` is
+ * resolved to `values` before the rules are compiled (the rules stay pure).
+ */
+export interface EdgeRule {
+  /** A path prefix, matched on segment boundaries: `/reserve` matches `/reserve/1`, not `/reserved`. */
+  readonly path?: string;
+  /** An HTTP method, case-insensitive. */
+  readonly method?: string;
+  /** A header that must be present (any case). */
+  readonly header?: string;
+  /** With `header`: the values (any one) the header must have, compared exactly. */
+  readonly values?: readonly string[];
+  /** The class of a matching request. */
+  readonly class: string;
+}
+
+/**
+ * Compiles edge rules into the function that classifies a request at the network's edge: the
+ * class of the first rule that matches, else `fallback` (undefined: the policy's default class).
+ * Nothing the client sends can name a class directly: only the conditions the operator wrote
+ * decide it.
+ * @example
+ * ```ts
+ * const classify = edgeClassifier([{ path: '/reserve', class: 'high' }], 'low');
+ * classify({ method: 'GET', path: '/reserve/7', header: () => undefined }); // 'high'
+ * ```
+ */
+export function edgeClassifier(
+  rules: readonly EdgeRule[],
+  fallback?: string,
+): (request: EdgeRequest) => string | undefined {
+  const compiled = rules.map((rule) => {
+    const prefix = rule.path === undefined ? undefined : trimSlash(rule.path);
+    const method = rule.method?.toUpperCase();
+    const header = rule.header?.toLowerCase();
+    const values = rule.values === undefined ? undefined : new Set(rule.values);
+    return (request: EdgeRequest): boolean => {
+      if (method !== undefined && request.method.toUpperCase() !== method) return false;
+      if (prefix !== undefined && !pathHasPrefix(request.path, prefix)) return false;
+      if (header !== undefined) {
+        const value = request.header(header);
+        if (value === undefined) return false;
+        if (values !== undefined && !values.has(value)) return false;
+      }
+      return true;
+    };
+  });
+  const classes = rules.map((rule) => rule.class);
+  return (request) => {
+    for (let i = 0; i < compiled.length; i++) {
+      if ((compiled[i] as (r: EdgeRequest) => boolean)(request)) return classes[i];
+    }
+    return fallback;
+  };
+}
+
+/** `/a/` → `/a`; `/` → `` (which every path has as a prefix). */
+function trimSlash(prefix: string): string {
+  return prefix.replace(/\/+$/, '');
+}
+
+/** Whether `path` is `prefix` or continues it with a new segment (`prefix` without a final `/`). */
+export function pathHasPrefix(path: string, prefix: string): boolean {
+  if (!path.startsWith(prefix)) return false;
+  const next = path.charCodeAt(prefix.length);
+  // End of the path, '/', or (for a target with a query) '?'.
+  return Number.isNaN(next) || next === 47 || next === 63;
+}

@@ -1,0 +1,142 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { ListenAddress, SidecarLimits } from '../spec/sidecarSchema.js';
+import { type RequestHead, type SidecarHeaderNames, splitRequestHead } from './requestHead.js';
+import { sendPlain } from './responseRelay.js';
+import type { ListenerLabel, SidecarMetrics } from './sidecarMetrics.js';
+
+/** Serves one request whose head passed the limits. */
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse, head: RequestHead) => void;
+
+/** Options of {@link startListener}. */
+export interface ListenerOptions {
+  readonly name: ListenerLabel;
+  readonly address: ListenAddress;
+  readonly limits: SidecarLimits;
+  readonly headerNames: SidecarHeaderNames;
+  readonly metrics: SidecarMetrics;
+  readonly handle: RequestHandler;
+  /** Whether the sidecar is shutting down: new requests get 503 and `Connection: close`. */
+  readonly draining: () => boolean;
+  /** Where a handler that threw is reported. */
+  readonly log: (line: string) => void;
+}
+
+/** A listening `node:http` server and what shutdown needs of it. */
+export interface Listener {
+  /** `http://host:port` it listens on. */
+  readonly url: string;
+  /** Requests being served now. */
+  readonly inFlight: number;
+  /**
+   * Stops accepting connections, closes idle keep-alive ones, and asks every response not yet
+   * started to close its connection when done.
+   */
+  stopAccepting(): void;
+  /** Resolves once no request is in flight. */
+  idle(): Promise<void>;
+  /** Destroys every connection (after the grace period) and resolves when the server is closed. */
+  destroy(): Promise<void>;
+}
+
+/**
+ * Starts a `node:http` server for one of the sidecar's listeners, with the limits every listener
+ * shares: header bytes (`maxHeaderSize`, 431 from the HTTP parser), header lines (431) and a
+ * declared body length (413) are checked before the handler runs; a malformed request gets 400
+ * without disturbing anything else. It keeps the set of requests in flight for graceful shutdown.
+ * @throws the listen error (`EADDRINUSE`, `EACCES`, …).
+ */
+export async function startListener(options: ListenerOptions): Promise<Listener> {
+  const { name, limits, headerNames, metrics, handle, draining, log } = options;
+  const inFlight = new Set<ServerResponse>();
+  let idleWaiters: (() => void)[] = [];
+  const server: Server = createServer({ maxHeaderSize: limits.maxHeaderBytes });
+  // One more than allowed, so that a request over the limit is seen (the parser drops the rest).
+  server.maxHeadersCount = limits.maxHeaders + 1;
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    inFlight.add(res);
+    res.once('close', () => {
+      inFlight.delete(res);
+      if (inFlight.size === 0 && idleWaiters.length > 0) {
+        const waiters = idleWaiters;
+        idleWaiters = [];
+        for (const resolve of waiters) resolve();
+      }
+    });
+    if (draining()) {
+      sendPlain(res, 503, 'difftry: shutting down', { connection: 'close' });
+      return;
+    }
+    const head = splitRequestHead(req.rawHeaders, headerNames);
+    if (head.count > limits.maxHeaders) {
+      metrics.limitRejection(name, 'header_count');
+      sendPlain(res, 431, `difftry: more than ${limits.maxHeaders} header lines`, {
+        connection: 'close',
+      });
+      return;
+    }
+    if (head.contentLength > limits.maxBodyBytes) {
+      metrics.limitRejection(name, 'body_bytes');
+      sendPlain(res, 413, `difftry: request body over ${limits.maxBodyBytes} bytes`, {
+        connection: 'close',
+      });
+      return;
+    }
+    try {
+      handle(req, res, head);
+    } catch (error) {
+      // A bug must cost one request, never the sidecar.
+      log(`difftry: ${name} listener: ${error instanceof Error ? error.message : String(error)}`);
+      sendPlain(res, 500, 'difftry: internal error');
+    }
+  });
+
+  server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
+    // What node:http does without a listener, plus the count of header-size rejections.
+    if (error.code === 'HPE_HEADER_OVERFLOW') metrics.limitRejection(name, 'header_bytes');
+    if (error.code !== 'ECONNRESET' && socket.writable && socket.bytesWritten === 0) {
+      const status =
+        error.code === 'HPE_HEADER_OVERFLOW'
+          ? '431 Request Header Fields Too Large'
+          : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? '408 Request Timeout'
+            : '400 Bad Request';
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    socket.destroy();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.address.port, options.address.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
+
+  return {
+    url: `http://${host}:${address.port}`,
+    get inFlight() {
+      return inFlight.size;
+    },
+    stopAccepting() {
+      for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+      server.close();
+      server.closeIdleConnections();
+    },
+    idle: () =>
+      inFlight.size === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => idleWaiters.push(resolve)),
+    async destroy() {
+      if (server.listening) server.close();
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,164 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { type Dispatcher, Pool } from 'undici';
+import type { Clock } from '../policy/Clock.js';
+import type { ClassTable } from '../policy/classes/ClassTable.js';
+import type { InboundConfig, SidecarLimits } from '../spec/sidecarSchema.js';
+import { AdmissionGate } from './AdmissionGate.js';
+import type { EdgeRequest } from './edgeRules.js';
+import type { RequestHandler } from './httpListener.js';
+import { dispatchBody, streamBody } from './requestBody.js';
+import { parseRemainingMs, type RequestHead } from './requestHead.js';
+import { ResponseRelay, sendPlain } from './responseRelay.js';
+import type { InboundMeters, SidecarMetrics } from './sidecarMetrics.js';
+
+/** What the inbound side needs besides its config. */
+export interface InboundOptions {
+  /** This sidecar's service (for messages). */
+  readonly service: string;
+  readonly inbound: InboundConfig;
+  readonly limits: SidecarLimits;
+  /** The class header, lower case. */
+  readonly classHeader: string;
+  readonly classes: ClassTable;
+  /** The edge rules, compiled (undefined: not at the edge). */
+  readonly edge?: (request: EdgeRequest) => string | undefined;
+  /** The trusted peer a request's identity header proves, if any (undefined: trust nobody). */
+  readonly peer?: (value: string | undefined) => string | undefined;
+  readonly clock: Clock;
+  readonly metrics: SidecarMetrics;
+  /** Answers `/metrics` and `/healthz` (an inbound-only sidecar); false otherwise. */
+  readonly serveAdmin?: (req: IncomingMessage, res: ServerResponse) => boolean;
+}
+
+/** Admission and classification in front of the local application. */
+export interface Inbound {
+  readonly handle: RequestHandler;
+  readonly gate: AdmissionGate<PendingRequest>;
+  /** Closes the pool to the application (after the listener has drained). */
+  close(): Promise<void>;
+}
+
+/** An admitted request waiting for (or holding) one of the application's c slots. */
+interface PendingRequest {
+  start(): void;
+}
+
+/**
+ * The inbound side: classifies each request — the class header of a trusted peer, else the edge
+ * rules, else the default class; an untrusted caller's header is replaced, never believed — and
+ * admits it to the application as an M/M/c/m station: at most c run, at most m are in the system,
+ * and the request that finds m present gets 503 at once, before the application does any work.
+ * A request whose caller goes away leaves the queue, or ends its call to the application, so a
+ * caller's per-try timeout frees the slot.
+ */
+export function createInbound(options: InboundOptions): Inbound {
+  const { inbound, limits, classHeader, classes, edge, peer, clock, metrics, serveAdmin } = options;
+  const gate = new AdmissionGate<PendingRequest>(inbound.concurrency, inbound.capacity);
+  const app = new URL(inbound.app);
+  const basePath = app.pathname.replace(/\/+$/, '');
+  // At most c requests run at once, so c connections are all the application ever needs.
+  const pool = new Pool(app.origin, { connections: inbound.concurrency });
+  const deadlineHeader = limits.deadlineHeader.toLowerCase();
+  const meters = new Map(classes.names.map((name) => [name, metrics.inbound(name)]));
+  const edgeDefault = classes.defaultClass;
+  const fullText = `difftry: ${options.service} is at capacity (${inbound.capacity} requests in the system)`;
+  const onAnswer = (status: number) => {
+    if (status === 413) metrics.limitRejection('inbound', 'body_bytes');
+  };
+  const describe = (error: Error) => `difftry: application of ${options.service}: ${error.message}`;
+
+  const classify = (req: IncomingMessage, head: RequestHead): string => {
+    if (head.classValue !== undefined && peer?.(head.peerValue) !== undefined) {
+      return classes.resolve(head.classValue);
+    }
+    if (edge === undefined) return edgeDefault;
+    const path = (req.url ?? '/').split('?', 1)[0] as string;
+    return classes.resolve(
+      edge({
+        method: req.method ?? 'GET',
+        path,
+        header: (name) => {
+          const value = req.headers[name];
+          return Array.isArray(value) ? value[0] : value;
+        },
+      }),
+    );
+  };
+
+  const handle: RequestHandler = (req, res, head) => {
+    if (serveAdmin?.(req, res)) return;
+    const className = classify(req, head);
+    const meter = meters.get(className) as InboundMeters;
+    meter.arrival();
+    const arrivedAt = performance.now();
+    const remainingMs = parseRemainingMs(head.deadlineValue);
+    const deadlineMs = remainingMs === undefined ? undefined : clock() + remainingMs;
+    let state: 'queued' | 'running' | 'done' = 'queued';
+    const release = () => {
+      if (state !== 'running') return;
+      state = 'done';
+      gate.leave()?.start();
+    };
+    const pending: PendingRequest = {
+      start() {
+        state = 'running';
+        if (res.destroyed) {
+          release();
+          return;
+        }
+        const headers = head.headers;
+        headers[classHeader] = className;
+        if (head.host !== undefined) headers.host = head.host;
+        if (deadlineMs !== undefined) {
+          // Time spent in the queue is time the caller no longer has.
+          const leftMs = Math.floor(deadlineMs - clock());
+          if (leftMs <= 0) {
+            sendPlain(res, 504, `difftry: the deadline passed while queued at ${options.service}`);
+            return;
+          }
+          headers[deadlineHeader] = String(leftMs);
+        }
+        const hasBody = head.chunked || head.contentLength > 0;
+        const opts: Dispatcher.DispatchOptions = {
+          path: basePath + (req.url ?? '/'),
+          method: req.method as Dispatcher.HttpMethod,
+          headers,
+          body: hasBody ? dispatchBody(streamBody(req, limits.maxBodyBytes)) : undefined,
+        };
+        pool.dispatch(opts, relay);
+      },
+    };
+    const relay = new ResponseRelay(res, describe, onAnswer);
+    res.once('close', () => {
+      if (state === 'queued') {
+        gate.cancel(pending);
+        state = 'done';
+        return;
+      }
+      // Rejected at admission, or its slot already given back.
+      if (state !== 'running') return;
+      if (res.writableFinished) meter.latency((performance.now() - arrivedAt) / 1000);
+      else relay.abort(new Error('difftry: the caller went away'));
+      release();
+    });
+    switch (gate.enter(pending)) {
+      case 'run':
+        pending.start();
+        return;
+      case 'queued':
+        return;
+      case 'rejected':
+        state = 'done';
+        meter.admissionRejection();
+        sendPlain(res, 503, fullText);
+        return;
+    }
+  };
+
+  return {
+    handle,
+    gate,
+    close: () => pool.destroy(),
+  };
+}

@@ -1,0 +1,299 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { type Dispatcher, Pool } from 'undici';
+import type { RandomSource } from '../model/random.js';
+import type { Clock } from '../policy/Clock.js';
+import type { ClassOptions } from '../policy/classes/ClassTable.js';
+import { createRetryPolicy, type RetryPolicy } from '../policy/retry/RetryPolicy.js';
+import { fixedTimeout, type TimeoutStrategy } from '../policy/timeout/TimeoutStrategy.js';
+import { createTimeoutStrategy } from '../policy/timeouts/createTimeoutStrategy.js';
+import { currentContext, runWithContext } from '../runtime/context.js';
+import { errorCode } from '../runtime/errors.js';
+import type { RetryEvent } from '../runtime/retry.js';
+import { difftryInterceptor } from '../runtime/undici.js';
+import type { SidecarConfig, UpstreamConfig } from '../spec/sidecarSchema.js';
+import type { RequestHandler } from './httpListener.js';
+import {
+  BodyTooLargeError,
+  bodyPlan,
+  dispatchBody,
+  type PreparedBody,
+  readBody,
+  streamBody,
+} from './requestBody.js';
+import { parseRemainingMs, type RequestHead } from './requestHead.js';
+import { ResponseRelay, sendPlain } from './responseRelay.js';
+import type { OutboundMeters, SidecarMetrics } from './sidecarMetrics.js';
+import { upstreamRouter } from './upstreamRouting.js';
+
+/** What the outbound side needs besides its config. */
+export interface OutboundOptions {
+  readonly config: SidecarConfig & { readonly outbound: NonNullable<SidecarConfig['outbound']> };
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly metrics: SidecarMetrics;
+  /** The identity header and this sidecar's value of it, when the mesh has a token. */
+  readonly identity?: { readonly header: string; readonly value: string };
+  /** Answers `/metrics` and `/healthz` unless an upstream's `Host` matched; false otherwise. */
+  readonly serveAdmin?: (req: IncomingMessage, res: ServerResponse) => boolean;
+}
+
+/** The forwarder behind the outbound listener. */
+export interface Outbound {
+  readonly handle: RequestHandler;
+  /** The per-try timeout a call's first attempt would get now (ms), if any. */
+  timeoutMs(upstream: string, className: string): number | undefined;
+  /** Closes the connection pools (after the listener has drained). */
+  close(): Promise<void>;
+}
+
+/** One upstream with what serves it: its policy, timeouts, pool and meters. */
+interface Upstream {
+  readonly name: string;
+  readonly url: string;
+  readonly prefix: string | undefined;
+  readonly hosts: readonly string[] | undefined;
+  readonly policy: RetryPolicy;
+  readonly timeout: TimeoutStrategy | undefined;
+  readonly deadlineMs: number | undefined;
+  /** Whether it is a sidecar of the mesh, which gets the identity header (the mesh token). */
+  readonly mesh: boolean;
+  readonly pool: Pool;
+  readonly dispatcher: Dispatcher;
+  readonly meters: ReadonlyMap<string, OutboundMeters>;
+  readonly describe: (error: Error) => string;
+}
+
+/**
+ * The outbound forwarder: routes each call of the local application to an upstream (by `Host` or
+ * path prefix) and sends it through a keep-alive pool composed with the runtime's own
+ * `difftryInterceptor`, so every hop retries exactly as the library does: the class from the
+ * header (the local application is trusted), DiffTry's per-class limit, backoff, `Retry-After`,
+ * the per-try timeout (fixed or any `TimeoutStrategy`) and the deadline. Bodies up to
+ * `replayBodyBytes` are read first and replayed on a retry; longer ones stream through once.
+ */
+export function createOutbound(options: OutboundOptions): Outbound {
+  const { config, clock, random, metrics, identity, serveAdmin } = options;
+  const { limits } = config;
+  const classHeader = config.header.toLowerCase();
+  const deadlineHeader = limits.deadlineHeader.toLowerCase();
+  const bodyLimits = { replayBytes: limits.replayBodyBytes, maxBytes: limits.maxBodyBytes };
+  const upstreams = config.outbound.upstreams.map((upstream) =>
+    createUpstream(upstream, { config, clock, random, metrics, deadlineHeader }),
+  );
+  const byName = new Map(upstreams.map((upstream) => [upstream.name, upstream]));
+  const route = upstreamRouter(upstreams);
+  const onAnswer = (status: number) => {
+    if (status === 413) metrics.limitRejection('outbound', 'body_bytes');
+  };
+
+  const handle: RequestHandler = (req, res, head) => {
+    const target = req.url ?? '/';
+    const found = route(head.host, target);
+    // The sidecar's own endpoints come after Host routing and before path prefixes.
+    if (found === undefined || found.by === 'prefix') {
+      if (serveAdmin?.(req, res)) return;
+    }
+    if (found === undefined) {
+      sendPlain(
+        res,
+        404,
+        `difftry: no upstream for host ${JSON.stringify(head.host ?? '')} and path ${JSON.stringify(target)}`,
+      );
+      return;
+    }
+    const upstream = found.upstream;
+    const className = upstream.policy.classify(head.classValue);
+    const meters = upstream.meters.get(className) as OutboundMeters;
+    meters.request();
+    const started = performance.now();
+    const headers = head.headers;
+    headers[classHeader] = className;
+    if (identity !== undefined && upstream.mesh) headers[identity.header] = identity.value;
+    const deadlineMs = callDeadline(head, upstream.deadlineMs, clock);
+    const relay = new ResponseRelay(res, upstream.describe, onAnswer);
+    res.once('close', () => {
+      if (res.writableFinished) meters.latency((performance.now() - started) / 1000);
+      else relay.abort(new Error('difftry: the caller went away'));
+    });
+    const send = (body: PreparedBody | undefined) => {
+      const dispatch = () =>
+        upstream.dispatcher.dispatch(
+          {
+            path: found.path,
+            method: req.method as Dispatcher.HttpMethod,
+            headers,
+            body: dispatchBody(body),
+          },
+          relay,
+        );
+      if (deadlineMs === undefined) dispatch();
+      else runWithContext({ className, deadlineMs }, dispatch);
+    };
+    switch (bodyPlan(head.contentLength, head.chunked, bodyLimits)) {
+      case 'none':
+        send(undefined);
+        return;
+      case 'stream':
+        send(streamBody(req, limits.maxBodyBytes));
+        return;
+      case 'too-large':
+        // The listener refuses a declared length over the limit before this; kept for safety.
+        sendPlain(res, 413, `difftry: request body over ${limits.maxBodyBytes} bytes`, {
+          connection: 'close',
+        });
+        return;
+      case 'buffer':
+        readBody(req, bodyLimits).then(send, (error: unknown) => {
+          if (error instanceof BodyTooLargeError) {
+            metrics.limitRejection('outbound', 'body_bytes');
+            sendPlain(res, 413, `difftry: ${error.message}`, { connection: 'close' });
+          } else res.destroy(); // the caller went away mid-body
+        });
+        return;
+    }
+  };
+
+  return {
+    handle,
+    timeoutMs(name, className) {
+      const upstream = byName.get(name);
+      if (upstream === undefined) return undefined;
+      const { timeout } = upstream;
+      if (timeout === undefined) return upstream.policy.timeoutMs(className);
+      // Adaptive strategies show their sequence without moving it; `next(0)` could.
+      const inspectable = timeout as Partial<{ sequence(): readonly number[] }>;
+      return typeof inspectable.sequence === 'function'
+        ? inspectable.sequence()[0]
+        : timeout.next(0);
+    },
+    async close() {
+      await Promise.all(upstreams.map((upstream) => upstream.pool.destroy()));
+    },
+  };
+}
+
+/** The deadline of a call on the policy's clock: the caller's remaining time, the upstream's. */
+function callDeadline(
+  head: RequestHead,
+  upstreamDeadlineMs: number | undefined,
+  clock: Clock,
+): number | undefined {
+  const remainingMs = parseRemainingMs(head.deadlineValue);
+  if (remainingMs === undefined && upstreamDeadlineMs === undefined) return undefined;
+  const now = clock();
+  return Math.min(
+    remainingMs === undefined ? Number.POSITIVE_INFINITY : now + remainingMs,
+    upstreamDeadlineMs === undefined ? Number.POSITIVE_INFINITY : now + upstreamDeadlineMs,
+  );
+}
+
+function createUpstream(
+  upstream: UpstreamConfig,
+  context: {
+    readonly config: SidecarConfig;
+    readonly clock: Clock;
+    readonly random: RandomSource;
+    readonly metrics: SidecarMetrics;
+    readonly deadlineHeader: string;
+  },
+): Upstream {
+  const { config, clock, random, metrics } = context;
+  // The upstream's `retries` override the classes' limits here (k_i^p of the model): a policy of
+  // its own, since the runtime's `retryLimit` can only lower a class's limit.
+  const classes: Record<string, ClassOptions> = {};
+  for (const spec of config.classes) {
+    classes[spec.name] = {
+      retries: upstream.retries?.[spec.name] ?? spec.retries,
+      ...(spec.timeoutMs !== undefined && { timeoutMs: spec.timeoutMs }),
+      ...(spec.backoff !== undefined && { backoff: spec.backoff }),
+    };
+  }
+  const policy = createRetryPolicy({
+    classes,
+    ...(config.defaultClass !== undefined && { defaultClass: config.defaultClass }),
+    header: config.header,
+    ...(config.backoff !== undefined && { backoff: config.backoff }),
+    ...(config.retryOn !== undefined && { retryOn: config.retryOn }),
+    ...(config.methods !== undefined && { methods: config.methods }),
+    clock,
+    random,
+  });
+  const timeout =
+    upstream.timeout !== undefined
+      ? createTimeoutStrategy(upstream.timeout, { clock })
+      : upstream.timeoutMs !== undefined
+        ? fixedTimeout(upstream.timeoutMs)
+        : undefined;
+  const meters = new Map(
+    config.classes.map((spec) => [spec.name, metrics.outbound(upstream.name, spec.name)]),
+  );
+  const meter = (event: RetryEvent) => meters.get(event.className) as OutboundMeters;
+  const pool = new Pool(new URL(upstream.url).origin, {
+    ...(upstream.connections !== undefined && { connections: upstream.connections }),
+  });
+  const dispatcher = pool.compose(
+    deadlineHeaderInterceptor(context.deadlineHeader, clock),
+    difftryInterceptor({
+      policy,
+      ...(timeout !== undefined && { timeout }),
+      onSuccess: (event) => meter(event).attempt(),
+      onFailure: (event) => meter(event).attempt(),
+      onRetry: (event) => meter(event).retry(),
+      onGiveUp: (event) => {
+        // A 404 or a 500 is the upstream's answer, not a rejection the policy gave up on.
+        if (event.reason === undefined || !policy.isRetryable(event.outcome)) return;
+        if (event.reason !== 'limit') {
+          if (event.reason !== 'success' && event.reason !== 'not-retryable') {
+            meter(event).giveUp(event.reason);
+          }
+        } else if (event.attempts - 1 < policy.retryLimit(event.className)) {
+          // Stopped below the class's limit by the call's own limit: a streamed body.
+          meter(event).giveUp('unreplayable');
+        } else meter(event).rejection();
+      },
+    }),
+  );
+  return {
+    name: upstream.name,
+    url: upstream.url,
+    prefix: upstream.prefix,
+    hosts: upstream.hosts,
+    policy,
+    timeout,
+    deadlineMs: upstream.deadlineMs,
+    mesh: upstream.mesh,
+    pool,
+    dispatcher,
+    meters,
+    describe: (error) => {
+      const code = errorCode(error);
+      const text =
+        code === undefined || error.message.includes(code)
+          ? error.message
+          : `${code}: ${error.message}`;
+      return `difftry: upstream ${upstream.name}: ${text}`;
+    },
+  };
+}
+
+/**
+ * Sets the remaining-time header on every attempt from the deadline of the attempt's request
+ * context (which `retry()` sets), so each hop downstream sees the time actually left. It sits
+ * inside the DiffTry interceptor, so it runs once per attempt.
+ */
+function deadlineHeaderInterceptor(
+  header: string,
+  clock: Clock,
+): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (opts, handler) => {
+    const deadlineMs = currentContext()?.deadlineMs;
+    if (deadlineMs === undefined) return dispatch(opts, handler);
+    const remainingMs = Math.max(0, Math.floor(deadlineMs - clock()));
+    const headers = {
+      ...(opts.headers as Record<string, string | string[]>),
+      [header]: String(remainingMs),
+    };
+    return dispatch({ ...opts, headers }, handler);
+  };
+}

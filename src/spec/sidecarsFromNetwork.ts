@@ -1,0 +1,114 @@
+import { outgoingEdges } from './networkRules.js';
+import type { NetworkSpec } from './schema.js';
+import type { EdgeRuleConfig, SidecarConfigInput } from './sidecarSchema.js';
+
+/** Options of {@link sidecarsFromNetwork}: where things listen, since a network file has no ports. */
+export interface SidecarsFromNetworkOptions {
+  /** The host every listener binds and every URL names; default `127.0.0.1` (one machine). */
+  readonly host?: string;
+  /**
+   * Ports: service i (in file order) gets its inbound listener on `basePort + 2i` and its
+   * outbound one on `basePort + 2i + 1`; default 15000.
+   */
+  readonly basePort?: number;
+  /** Service i's application listens on `appBasePort + i`; default 8080. */
+  readonly appBasePort?: number;
+  /** The environment variable holding the mesh token; default `DIFFTRY_MESH_TOKEN`. */
+  readonly tokenEnv?: string;
+  /**
+   * The edge rules of every service with external arrivals; default none, so every external
+   * request gets the default (lowest) class until rules are written.
+   */
+  readonly edgeRules?: readonly EdgeRuleConfig[];
+  /**
+   * Callers trusted at the edge besides the services (e.g. a load generator holding the mesh
+   * token); default none.
+   */
+  readonly edgePeers?: readonly string[];
+}
+
+/**
+ * One sidecar config per service of a network file, so that one file describes the whole mesh:
+ * - `classes` and `backoff` as in the file (the per-try `timeoutMs` of a class included);
+ * - an upstream for every service it routes or calls to (`routes`, `calls`, `branches`), with that
+ *   service's own `retries` override (k_i^p is the limit of attempts *at* service i), reached at
+ *   the upstream's inbound listener;
+ * - inbound admission with c = 1 and m = the service's `queue` (the model's M/M/1/m);
+ * - edge classification on the services with external arrivals (see `edgeRules`);
+ * - trust in the services that call it, which prove it with the mesh token (`identity`).
+ *
+ * The configs are returned as written (defaults left out), in the file's service order.
+ * @throws RangeError when the ports would pass 65535.
+ * @example
+ * ```ts
+ * const configs = sidecarsFromNetwork(await loadNetworkFile('examples/hotel-calls.yaml'));
+ * configs[0].inbound; // { listen: '127.0.0.1:15000', app: 'http://127.0.0.1:8080', … }
+ * ```
+ */
+export function sidecarsFromNetwork(
+  network: NetworkSpec,
+  options: SidecarsFromNetworkOptions = {},
+): SidecarConfigInput[] {
+  const host = options.host ?? '127.0.0.1';
+  const basePort = options.basePort ?? 15_000;
+  const appBasePort = options.appBasePort ?? 8080;
+  const tokenEnv = options.tokenEnv ?? 'DIFFTRY_MESH_TOKEN';
+  const count = network.services.length;
+  for (const [name, first, last] of [
+    ['basePort', basePort, basePort + 2 * count - 1],
+    ['appBasePort', appBasePort, appBasePort + count - 1],
+  ] as const) {
+    if (!(Number.isInteger(first) && first >= 1 && last <= 65_535)) {
+      throw new RangeError(
+        `${name} should be an integer from 1 to ${65_536 - (name === 'basePort' ? 2 : 1) * count} for ${count} services, got ${first}`,
+      );
+    }
+  }
+  const address = host.includes(':') ? `[${host}]` : host;
+  const indexOf = new Map(network.services.map((service, i) => [service.name, i]));
+  const inboundPort = (name: string) => basePort + 2 * (indexOf.get(name) ?? 0);
+  const callees = network.services.map((service) => [
+    ...new Set(outgoingEdges(service).map(({ edge }) => edge.to)),
+  ]);
+  const classes = network.classes.map((c) => ({
+    name: c.name,
+    retries: c.retries,
+    ...(c.backoff !== undefined && { backoff: c.backoff }),
+    ...(c.timeoutMs !== undefined && { timeoutMs: c.timeoutMs }),
+  }));
+
+  return network.services.map((service, i): SidecarConfigInput => {
+    const callers = network.services
+      .filter((_, j) => callees[j]?.includes(service.name))
+      .map((caller) => caller.name);
+    const external = Object.values(service.arrivals).some((rate) => rate > 0);
+    const peers = [...new Set([...callers, ...(external ? (options.edgePeers ?? []) : [])])];
+    const upstreams = (callees[i] ?? []).map((name) => {
+      const retries = network.services[indexOf.get(name) ?? -1]?.retries;
+      return {
+        name,
+        url: `http://${address}:${inboundPort(name)}`,
+        ...(retries !== undefined && { retries: { ...retries } }),
+      };
+    });
+    return {
+      service: service.name,
+      classes: classes.map((c) => ({ ...c })),
+      ...(network.backoff !== undefined && { backoff: network.backoff }),
+      identity: { tokenEnv },
+      inbound: {
+        listen: `${address}:${basePort + 2 * i}`,
+        app: `http://${address}:${appBasePort + i}`,
+        concurrency: 1,
+        capacity: service.queue,
+        ...(external && {
+          edge: { rules: (options.edgeRules ?? []).map((rule) => ({ ...rule })) },
+        }),
+        ...(peers.length > 0 && { trust: { peers } }),
+      },
+      ...(upstreams.length > 0 && {
+        outbound: { listen: `${address}:${basePort + 2 * i + 1}`, upstreams },
+      }),
+    };
+  });
+}
