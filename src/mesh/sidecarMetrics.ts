@@ -227,13 +227,19 @@ export function createSidecarMetrics(options: SidecarMetricsOptions): SidecarMet
       for (const counter of [requests, attempts, retries, rejections]) counter.inc(labels, 0);
       for (const reason of reasonLabels.values()) giveUps.inc(reason, 0);
       outboundLatency.zero(labels);
+      // Children bound once: the hot path does not hash label objects.
+      const request = requests.labels(labels);
+      const attempt = attempts.labels(labels);
+      const retry = retries.labels(labels);
+      const rejection = rejections.labels(labels);
+      const latency = outboundLatency.labels(labels);
       outboundMeters.set(key(upstream, className), {
-        request: () => requests.inc(labels),
-        attempt: () => attempts.inc(labels),
-        retry: () => retries.inc(labels),
-        rejection: () => rejections.inc(labels),
+        request: () => request.inc(),
+        attempt: () => attempt.inc(),
+        retry: () => retry.inc(),
+        rejection: () => rejection.inc(),
         giveUp: (reason) => giveUps.inc(reasonLabels.get(reason) ?? { ...labels, reason }),
-        latency: (seconds) => outboundLatency.observe(labels, seconds),
+        latency: (seconds) => latency.observe(seconds),
       });
     }
   }
@@ -244,10 +250,13 @@ export function createSidecarMetrics(options: SidecarMetricsOptions): SidecarMet
       arrivals.inc(labels, 0);
       admissionRejections.inc(labels, 0);
       inboundLatency.zero(labels);
+      const arrival = arrivals.labels(labels);
+      const admissionRejection = admissionRejections.labels(labels);
+      const latency = inboundLatency.labels(labels);
       inboundMeters.set(className, {
-        arrival: () => arrivals.inc(labels),
-        admissionRejection: () => admissionRejections.inc(labels),
-        latency: (seconds) => inboundLatency.observe(labels, seconds),
+        arrival: () => arrival.inc(),
+        admissionRejection: () => admissionRejection.inc(),
+        latency: (seconds) => latency.observe(seconds),
       });
     }
   }

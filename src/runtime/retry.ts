@@ -265,6 +265,11 @@ function runAttempt<T>(
       return Promise.reject(error);
     }
   }
+  if (timeoutMs === undefined && outer !== undefined) {
+    // Only the caller can abort this attempt: its signal is the attempt's (no AbortController,
+    // the costliest object of a call), and one guard ends the attempt when it fires.
+    return attemptUntilAborted(fn, setup, outer);
+  }
   const controller = new AbortController();
   const onAbort = () => controller.abort(outer?.reason);
   outer?.addEventListener('abort', onAbort, { once: true });
@@ -317,6 +322,38 @@ function runAttempt<T>(
     if (timer !== undefined) clearTimeout(timer);
     outer?.removeEventListener('abort', onAbort);
   });
+}
+
+/** An attempt with no per-try timeout under the caller's `signal`, which it gets as its own. */
+function attemptUntilAborted<T>(
+  fn: (info: AttemptInfo) => Promise<T>,
+  setup: { attempt: number; className: string; deadlineMs: number | undefined },
+  signal: AbortSignal,
+): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  const info: AttemptInfo = {
+    attempt: setup.attempt,
+    className: setup.className,
+    signal,
+    deadlineMs: setup.deadlineMs,
+  };
+  let work: Promise<T>;
+  try {
+    work = runWithContext(
+      { className: setup.className, deadlineMs: setup.deadlineMs, attempt: setup.attempt },
+      () => fn(info),
+    );
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  let onAbort: () => void = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  // The guard that loses the race may still reject later; that rejection is expected.
+  aborted.catch(() => {});
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }
 
 /** Waits `ms` (a timer, so fake timers drive it in tests); rejects at once if `signal` aborts. */

@@ -178,8 +178,12 @@ class Attempt implements Dispatcher.DispatchHandler {
     readonly resolve: (attempt: Attempt) => void,
     readonly reject: (error: unknown) => void,
   ) {
-    // The attempt's signal aborts on a per-try timeout or when the whole call is aborted.
-    signal.addEventListener('abort', () => this.#abortIfWaiting(), { once: true });
+    // An attempt's own signal aborts on its per-try timeout or when the whole call is aborted.
+    // Without a per-try timeout the attempt runs under the call's signal itself, whose abort
+    // reaches it through handlerAborted: no listener needed.
+    if (signal !== exchange.aborted) {
+      signal.addEventListener('abort', () => this.#abortIfWaiting(), { once: true });
+    }
   }
 
   readonly header = (name: string): string | undefined => {
@@ -292,8 +296,12 @@ class Attempt implements Dispatcher.DispatchHandler {
     } else if (this.#phase === 'forwarding') {
       // undici reports the abort through onResponseError, which hands it on.
       this.#controller?.abort(error);
+    } else if (this.#phase === 'waiting' && this.signal === this.exchange.aborted) {
+      // Running under the call's own signal (no listener on it): abort it here. Not yet started
+      // (no controller): onRequestStart sees the signal aborted.
+      this.#controller?.abort(error);
     }
-    // 'waiting': the attempt's signal follows the call's and aborts it.
+    // Otherwise, 'waiting': the attempt's signal follows the call's and aborts it.
   }
 }
 
