@@ -4,6 +4,7 @@ import type { NetworkModel } from '../model/network/NetworkModel.js';
 import type { ClassOptions } from '../policy/classes/ClassTable.js';
 import { createRetryPolicy } from '../policy/retry/RetryPolicy.js';
 import {
+  ADAPTIVE_TIMEOUT_KINDS,
   createTimeoutStrategy,
   type TimeoutStrategyDescription,
 } from '../policy/timeouts/createTimeoutStrategy.js';
@@ -125,13 +126,7 @@ export function parseTimeoutMs(text: string): number {
 }
 
 /** The adaptive strategies `--timeouts` accepts by name (each with its factory's defaults). */
-export const SIMULATE_TIMEOUT_STRATEGIES = [
-  'exponential-backoff',
-  'optimizer',
-  'controller',
-  'combined',
-  'rto',
-] as const;
+export const SIMULATE_TIMEOUT_STRATEGIES = ADAPTIVE_TIMEOUT_KINDS;
 
 /**
  * Parses `--timeouts STRATEGY`: a name of {@link SIMULATE_TIMEOUT_STRATEGIES} (its defaults) or

@@ -1,4 +1,7 @@
-import { createTimeoutStrategy } from '../policy/timeouts/createTimeoutStrategy.js';
+import {
+  ADAPTIVE_TIMEOUT_KINDS,
+  createTimeoutStrategy,
+} from '../policy/timeouts/createTimeoutStrategy.js';
 import { assessTarget, type TargetAssessment } from '../sim/timeouts/assessTarget.js';
 import { DEFAULT_MAX_ATTEMPTS } from '../sim/timeouts/attemptPlan.js';
 import {
@@ -27,13 +30,7 @@ import { fixed, formatTable } from './table.js';
 import { UsageError } from './UsageError.js';
 
 /** The strategies `timeouts eval` knows, in its tables' order. */
-export const TIMEOUT_EVAL_STRATEGIES = [
-  'exponential-backoff',
-  'optimizer',
-  'controller',
-  'combined',
-  'rto',
-] as const;
+export const TIMEOUT_EVAL_STRATEGIES = ADAPTIVE_TIMEOUT_KINDS;
 
 /** One of {@link TIMEOUT_EVAL_STRATEGIES}. */
 export type TimeoutEvalStrategy = (typeof TIMEOUT_EVAL_STRATEGIES)[number];

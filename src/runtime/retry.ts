@@ -256,14 +256,7 @@ function runAttempt<T>(
       signal: NEVER_ABORTED,
       deadlineMs: setup.deadlineMs,
     };
-    try {
-      return runWithContext(
-        { className: setup.className, deadlineMs: setup.deadlineMs, attempt: setup.attempt },
-        () => fn(info),
-      );
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return startAttempt(fn, info);
   }
   if (timeoutMs === undefined && outer !== undefined) {
     // Only the caller can abort this attempt: its signal is the attempt's (no AbortController,
@@ -281,17 +274,7 @@ function runAttempt<T>(
     deadlineMs: setup.deadlineMs,
     timeoutMs,
   };
-  let work: Promise<T>;
-  try {
-    work = runWithContext(
-      { className: setup.className, deadlineMs: setup.deadlineMs, attempt: setup.attempt },
-      () => fn(info),
-    );
-  } catch (error) {
-    // A synchronous throw is an attempt that failed, like a rejection (and must not leave the
-    // listener on the caller's signal behind).
-    work = Promise.reject(error);
-  }
+  const work = startAttempt(fn, info);
   const guards: Promise<never>[] = [];
   if (timeoutMs !== undefined) {
     guards.push(
@@ -324,6 +307,21 @@ function runAttempt<T>(
   });
 }
 
+/**
+ * Calls `fn` inside the attempt's request context. A synchronous throw is an attempt that failed,
+ * like a rejection (and must not leave a listener on the caller's signal behind).
+ */
+function startAttempt<T>(fn: (info: AttemptInfo) => Promise<T>, info: AttemptInfo): Promise<T> {
+  try {
+    return runWithContext(
+      { className: info.className, deadlineMs: info.deadlineMs, attempt: info.attempt },
+      () => fn(info),
+    );
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 /** An attempt with no per-try timeout under the caller's `signal`, which it gets as its own. */
 function attemptUntilAborted<T>(
   fn: (info: AttemptInfo) => Promise<T>,
@@ -337,15 +335,7 @@ function attemptUntilAborted<T>(
     signal,
     deadlineMs: setup.deadlineMs,
   };
-  let work: Promise<T>;
-  try {
-    work = runWithContext(
-      { className: setup.className, deadlineMs: setup.deadlineMs, attempt: setup.attempt },
-      () => fn(info),
-    );
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  const work = startAttempt(fn, info);
   let onAbort: () => void = () => {};
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => reject(signal.reason);

@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { parseSpecDocument } from './parseSpecDocument.js';
-import { SpecError } from './SpecError.js';
+import { readSpecFile } from './readSpecFile.js';
 import { type NetworkSpec, networkSpecSchema } from './schema.js';
 
 /**
@@ -52,30 +51,5 @@ export function parseNetwork(text: string, fileName: string): NetworkSpec {
  * ```
  */
 export async function loadNetworkFile(path: string): Promise<NetworkSpec> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    const reason =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EISDIR'
-          ? 'it is a directory'
-          : code === 'EACCES'
-            ? 'permission denied'
-            : error instanceof Error
-              ? error.message
-              : String(error);
-    throw SpecError.of(
-      {
-        code: 'DIFFTRY_SPEC_UNREADABLE',
-        file: path,
-        expected: 'a readable network file',
-        problem: `cannot read the file: ${reason}`,
-      },
-      { cause: error },
-    );
-  }
-  return parseNetwork(text, path);
+  return parseNetwork(await readSpecFile(path, 'a readable network file'), path);
 }

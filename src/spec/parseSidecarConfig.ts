@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { parseSpecDocument, type SpecKind, validateSpecValue } from './parseSpecDocument.js';
-import { SpecError } from './SpecError.js';
+import { readSpecFile } from './readSpecFile.js';
 import { type SidecarConfig, sidecarConfigSchema } from './sidecarSchema.js';
 
 const SIDECAR: SpecKind = {
@@ -43,30 +42,5 @@ export function checkSidecarConfig(value: unknown, source = 'sidecar config'): S
  *   {@link parseSidecarConfig} throws.
  */
 export async function loadSidecarConfigFile(path: string): Promise<SidecarConfig> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    const reason =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EISDIR'
-          ? 'it is a directory'
-          : code === 'EACCES'
-            ? 'permission denied'
-            : error instanceof Error
-              ? error.message
-              : String(error);
-    throw SpecError.of(
-      {
-        code: 'DIFFTRY_SPEC_UNREADABLE',
-        file: path,
-        expected: 'a readable sidecar config file',
-        problem: `cannot read the file: ${reason}`,
-      },
-      { cause: error },
-    );
-  }
-  return parseSidecarConfig(text, path);
+  return parseSidecarConfig(await readSpecFile(path, 'a readable sidecar config file'), path);
 }

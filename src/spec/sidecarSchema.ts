@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   createTimeoutStrategy,
+  TIMEOUT_KINDS,
   type TimeoutStrategyDescription,
 } from '../policy/timeouts/createTimeoutStrategy.js';
 import { type CustomIssue, reportIssue } from './customIssue.js';
@@ -92,15 +93,6 @@ const httpUrl = () =>
 
 const pathPrefix = () =>
   described(z.string().regex(/^\/[^?#\s]*$/), 'a path starting with / (no query)');
-
-const TIMEOUT_KINDS = [
-  'fixed',
-  'exponential-backoff',
-  'optimizer',
-  'controller',
-  'combined',
-  'rto',
-] as const;
 
 /**
  * A per-try timeout strategy as `createTimeoutStrategy` describes it. Its options are checked by

@@ -48,6 +48,18 @@ export interface TimeoutEnvironment {
   readonly optimize?: TimeoutOptimizer;
 }
 
+/** The adaptive kinds of {@link TimeoutStrategyDescription} (all but `fixed`), in report order. */
+export const ADAPTIVE_TIMEOUT_KINDS = [
+  'exponential-backoff',
+  'optimizer',
+  'controller',
+  'combined',
+  'rto',
+] as const satisfies readonly TimeoutStrategyDescription['kind'][];
+
+/** Every kind of {@link TimeoutStrategyDescription}. */
+export const TIMEOUT_KINDS = ['fixed', ...ADAPTIVE_TIMEOUT_KINDS] as const;
+
 /** The kinds of {@link TimeoutStrategyDescription}, each with the options it may carry. */
 const OPTION_NAMES: Readonly<Record<TimeoutStrategyDescription['kind'], readonly string[]>> = {
   fixed: ['timeoutMs'],
