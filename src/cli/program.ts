@@ -12,6 +12,7 @@ import {
   parseTimeoutStrategy,
   SIMULATE_TIMEOUT_STRATEGIES,
 } from './simulationConfig.js';
+import { registerTestbedCommands } from './testbedCommand.js';
 import { TIMEOUTS_EVAL_DEFAULTS, timeoutsEvalCommand } from './timeoutsEvalCommand.js';
 import { TIMEOUTS_FIT_DEFAULTS, timeoutsFitCommand } from './timeoutsFitCommand.js';
 import { collect, parseObjective, TUNE_DEFAULTS, tuneCommand } from './tuneCommand.js';
@@ -318,6 +319,7 @@ function program(): Command {
     });
   registerProxyCommand(cli);
   registerMeshCommand(cli);
+  registerTestbedCommands(cli, emit);
   return cli;
 }
 

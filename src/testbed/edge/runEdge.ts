@@ -1,0 +1,61 @@
+import { encodeIntoCompressedBase64 } from 'hdr-histogram-js';
+import { seededRandom } from '../../model/random.js';
+import { type OpenLoopReport, openLoopPoisson } from '../load/openLoopPoisson.js';
+import { drawPath } from '../network/callProgram.js';
+import { directDownstream } from '../network/directDownstream.js';
+import type { EdgeHooks, EdgePlan, EdgeStreamReport } from './EdgePlan.js';
+
+/**
+ * Runs the edge of a testbed in this thread: the external client — every entry service called
+ * directly with the runtime's `retry()` under the entry's DiffTry limits (the analysis's external
+ * client, which retries a request at most k_entry^p times) — offers every stream with
+ * {@link openLoopPoisson} for warm-up plus window, answers counted in the window. Each request
+ * draws its endpoint from the entry's branches and carries the class header and the external
+ * marker. A request's latency runs from its intended send time to the end of its last attempt.
+ */
+export async function runEdge(plan: EdgePlan, hooks: EdgeHooks = {}): Promise<EdgeStreamReport[]> {
+  const { client } = plan;
+  const downstream = directDownstream({
+    targets: client.targets,
+    classes: client.classes,
+    header: client.header,
+    random: seededRandom(client.seed, client.stream),
+  });
+  try {
+    const totalS = plan.warmupS + plan.durationS;
+    const window = { fromS: plan.warmupS, toS: totalS };
+    hooks.onStarted?.();
+    const reports = await Promise.all(
+      plan.streams.map((stream, i) => {
+        const endpoints = seededRandom(stream.seed, stream.endpointStream);
+        return openLoopPoisson({
+          rate: stream.rate,
+          durationS: totalS,
+          seed: stream.seed,
+          stream: stream.stream,
+          window,
+          batches: plan.batches,
+          ...(hooks.signal !== undefined && { signal: hooks.signal }),
+          ...(i === 0 && hooks.onProgress !== undefined && { onProgress: hooks.onProgress }),
+          send: () =>
+            downstream.call(stream.entry, stream.className, {
+              path: drawPath(stream.program, endpoints),
+              external: true,
+            }),
+        });
+      }),
+    );
+    return reports.map(encodeReport);
+  } finally {
+    await downstream.close();
+  }
+}
+
+/** A report with its histogram encoded, so it can cross a thread. */
+export function encodeReport(report: OpenLoopReport): EdgeStreamReport {
+  const { histogram, ...window } = report.window;
+  return {
+    ...report,
+    window: { ...window, histogramBase64: encodeIntoCompressedBase64(histogram) },
+  };
+}

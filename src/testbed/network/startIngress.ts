@@ -1,0 +1,128 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startSidecar } from '../../mesh/index.js';
+import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
+import { seededRandom } from '../../model/random.js';
+import type { SidecarConfigInput } from '../../spec/sidecarSchema.js';
+import type { Downstream } from './Downstream.js';
+import { type DirectTarget, directDownstream } from './directDownstream.js';
+
+/**
+ * The external client's retries, as plain data (so a client can be built in another thread): the
+ * entry services with their retry limits, the classes' retry delays, the class header, and the
+ * random stream of the delays. The analysis's external client makes at most k_entry^p + 1
+ * attempts of a request at its entry service.
+ */
+export interface ExternalClientPlan {
+  readonly targets: Readonly<Record<string, DirectTarget>>;
+  readonly classes: readonly { readonly name: string; readonly backoff: BackoffDescription }[];
+  readonly header: string;
+  readonly seed: number;
+  readonly stream: number;
+}
+
+/**
+ * How to start a testbed's ingress: an outbound-only DiffTry sidecar whose upstreams are the
+ * entry services, or, without sidecars, a small server retrying in-process as
+ * {@link ExternalClientPlan} says.
+ */
+export type IngressPlan =
+  | {
+      readonly kind: 'sidecar';
+      readonly config: SidecarConfigInput;
+      readonly seed: number;
+      readonly stream: number;
+    }
+  | ({ readonly kind: 'direct' } & ExternalClientPlan);
+
+/** A running ingress. */
+export interface Ingress {
+  /** `http://127.0.0.1:PORT`; requests go to `{url}/{SERVICE}/{endpoint}`. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the ingress a plan describes, listening on 127.0.0.1, port 0: `GET /SERVICE/REST` with
+ * the class header is sent to the entry service's `/REST`, retried under DiffTry, and answered
+ * with the last status (200 or 503).
+ */
+export async function startIngress(plan: IngressPlan): Promise<Ingress> {
+  const random = seededRandom(plan.seed, plan.stream);
+  if (plan.kind === 'sidecar') {
+    const sidecar = await startSidecar(plan.config, { random, source: 'ingress sidecar' });
+    return { url: sidecar.outboundUrl as string, close: () => sidecar.close({ graceMs: 0 }) };
+  }
+  const downstream = directDownstream({
+    targets: plan.targets,
+    classes: plan.classes,
+    header: plan.header,
+    random,
+  });
+  try {
+    const server = await startRetryingServer(
+      downstream,
+      plan.classes.map((c) => c.name),
+      plan.header,
+    );
+    return {
+      url: server.url,
+      close: async () => {
+        await server.close();
+        await downstream.close();
+      },
+    };
+  } catch (error) {
+    await downstream.close();
+    throw error;
+  }
+}
+
+/** The ingress without sidecars: a `node:http` server making each call through `downstream`. */
+async function startRetryingServer(
+  downstream: Downstream,
+  classes: readonly string[],
+  classHeader: string,
+): Promise<Ingress> {
+  const header = classHeader.toLowerCase();
+  const known = new Map(classes.map((c) => [c.toLowerCase(), c]));
+  const lowest = classes[classes.length - 1] as string;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    const raw = req.headers[header];
+    const value = (Array.isArray(raw) ? raw[0] : raw)?.trim().toLowerCase();
+    const className = (value === undefined ? undefined : known.get(value)) ?? lowest;
+    const match = /^\/([^/?]+)(\/[^?]*)?/.exec(req.url ?? '/');
+    if (match === null) {
+      res.writeHead(404).end();
+      return;
+    }
+    const service = decodeURIComponent(match[1] as string);
+    downstream
+      .call(service, className, { path: match[2] ?? '/', external: true })
+      .then(
+        (ok) => (ok ? 200 : 503),
+        () => 404,
+      )
+      .then((status) => {
+        if (!res.writableEnded && !res.destroyed) res.writeHead(status).end();
+      });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

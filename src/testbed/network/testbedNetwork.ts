@@ -1,0 +1,94 @@
+import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
+import type { NetworkSpec } from '../../spec/schema.js';
+
+/** How {@link testbedNetwork} adapts a network file to the testbed. */
+export interface TestbedNetworkOptions {
+  /**
+   * Time scale of rates: every capacity μ and external arrival rate γ is multiplied by it, so
+   * the whole network fits the machine (0.5: half the file's rates, service times twice as long).
+   * Loads ρ, and so the analysis's rejections, do not change. Default 1.
+   */
+  readonly scale?: number;
+  /** Retry limit per class name at every hop (replaces the class's and every service override). */
+  readonly retries?: Readonly<Record<string, number>>;
+  /** The retry delay of every class (replaces the file's). */
+  readonly backoff?: BackoffDescription;
+  /** Capacity per service name (requests/s, already on the testbed's time scale). */
+  readonly capacities?: Readonly<Record<string, number>>;
+  /** External arrival rates per service and class (requests/s, already scaled). */
+  readonly arrivals?: Readonly<Record<string, Readonly<Record<string, number>>>>;
+}
+
+/**
+ * The network a testbed runs and the analysis predicts for: the file with its rates scaled, and
+ * the what-ifs applied (retry limits, retry delay, calibrated capacities, measured arrivals).
+ * Pure: returns a new network. Applying the same options to a call-graph file and to its routing
+ * twin gives the two forms of one network.
+ * @throws RangeError naming a bad scale, or a class or service the file does not declare.
+ * @example
+ * ```ts
+ * const live = testbedNetwork(hotelCalls, { scale: 0.5, retries: { high: 5, low: 1 } });
+ * ```
+ */
+export function testbedNetwork(
+  network: NetworkSpec,
+  options: Readonly<TestbedNetworkOptions> = {},
+): NetworkSpec {
+  const scale = options.scale ?? 1;
+  if (!(Number.isFinite(scale) && scale > 0)) {
+    throw new RangeError(`scale should be a positive number, got ${scale}`);
+  }
+  const classNames = new Set(network.classes.map((c) => c.name));
+  const serviceNames = new Set(network.services.map((s) => s.name));
+  for (const name of Object.keys(options.retries ?? {})) {
+    if (!classNames.has(name)) {
+      throw new RangeError(
+        `retries names class "${name}", expected one of the file's classes (${[...classNames].join(', ')})`,
+      );
+    }
+  }
+  for (const table of [options.capacities, options.arrivals]) {
+    for (const name of Object.keys(table ?? {})) {
+      if (!serviceNames.has(name)) {
+        throw new RangeError(
+          `no service named "${name}" in the network (${[...serviceNames].join(', ')})`,
+        );
+      }
+    }
+  }
+  const retries = options.retries ?? {};
+  return {
+    ...network,
+    classes: network.classes.map((c) => ({
+      ...c,
+      retries: retries[c.name] ?? c.retries,
+      ...(options.backoff !== undefined && { backoff: options.backoff }),
+    })),
+    services: network.services.map((service) => {
+      const overridden = service.retries
+        ? Object.fromEntries(
+            Object.entries(service.retries).filter(([name]) => retries[name] === undefined),
+          )
+        : undefined;
+      const arrivals =
+        options.arrivals?.[service.name] ??
+        Object.fromEntries(Object.entries(service.arrivals).map(([c, rate]) => [c, rate * scale]));
+      const { retries: _dropped, ...rest } = service;
+      return {
+        ...rest,
+        capacity: options.capacities?.[service.name] ?? service.capacity * scale,
+        arrivals: { ...arrivals },
+        ...(overridden !== undefined &&
+          Object.keys(overridden).length > 0 && { retries: overridden }),
+      };
+    }),
+  };
+}
+
+/** The retry limit of a call into `service` for class `className` (the callee's k_j^p). */
+export function hopRetryLimit(network: NetworkSpec, service: string, className: string): number {
+  const callee = network.services.find((s) => s.name === service);
+  return (
+    callee?.retries?.[className] ?? network.classes.find((c) => c.name === className)?.retries ?? 0
+  );
+}
