@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startSidecar } from '../../mesh/index.js';
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 import { seededRandom } from '../../model/random.js';
 import type { SidecarConfigInput } from '../../spec/sidecarSchema.js';
 import type { Downstream } from './Downstream.js';
 import { type DirectTarget, directDownstream } from './directDownstream.js';
+import { listenOnLoopback } from './listenOnLoopback.js';
 
 /**
  * The external client's retries, as plain data (so a client can be built in another thread): the
@@ -108,17 +108,9 @@ async function startRetryingServer(
         if (!res.writableEnded && !res.destroyed) res.writeHead(status).end();
       });
   });
-  server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
+  const url = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

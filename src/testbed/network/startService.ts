@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { AdmissionGate } from '../../mesh/AdmissionGate.js';
 import type { RandomSource } from '../../model/random.js';
 import { type CallProgram, drawPath, runProgram } from './callProgram.js';
 import { type Downstream, EXTERNAL_HEADER } from './Downstream.js';
+import { listenOnLoopback } from './listenOnLoopback.js';
 
 /** Options of {@link startService}. */
 export interface TestbedServiceOptions {
@@ -207,19 +207,11 @@ export async function startService(
       if (!job.started) gate.cancel(job);
     });
   });
-  server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
+  const url = await listenOnLoopback(server);
 
   return {
     name,
-    url: `http://127.0.0.1:${port}`,
+    url,
     useDownstream(d) {
       downstream = d;
     },
