@@ -247,62 +247,44 @@ function runAttempt<T>(
   const { signal: outer, timeoutMs } = setup;
   // No time left before the deadline: the attempt is not sent at all.
   if (timeoutMs !== undefined && timeoutMs <= 0) return Promise.reject(new TimeoutError(0));
-  if (timeoutMs === undefined && outer === undefined) {
+  if (timeoutMs === undefined) {
     // Nothing can abort this attempt: skip the AbortController (about half the cost of a call
     // that succeeds at once) and hand out one signal that never fires.
-    const info: AttemptInfo = {
-      attempt: setup.attempt,
-      className: setup.className,
-      signal: NEVER_ABORTED,
-      deadlineMs: setup.deadlineMs,
-    };
-    return startAttempt(fn, info);
-  }
-  if (timeoutMs === undefined && outer !== undefined) {
-    // Only the caller can abort this attempt: its signal is the attempt's (no AbortController,
-    // the costliest object of a call), and one guard ends the attempt when it fires.
+    if (outer === undefined) return startAttempt(fn, { ...setup, signal: NEVER_ABORTED });
+    // Only the caller can abort it: its signal is the attempt's (no AbortController, the
+    // costliest object of a call), and one guard ends the attempt when it fires.
     return attemptUntilAborted(fn, setup, outer);
   }
+  // A per-try timeout (and perhaps the caller's signal): one controller for the attempt's signal,
+  // one guard that the timer or the caller's abort settles.
+  if (outer?.aborted) return Promise.reject(outer.reason);
   const controller = new AbortController();
-  const onAbort = () => controller.abort(outer?.reason);
+  let fail: (reason: unknown) => void = () => {};
+  const guard = new Promise<never>((_, reject) => {
+    fail = reject;
+  });
+  // The guard may still reject after the attempt won the race; that rejection is expected.
+  guard.catch(() => {});
+  const onAbort = () => {
+    const reason = (outer as AbortSignal).reason;
+    controller.abort(reason);
+    fail(reason);
+  };
   outer?.addEventListener('abort', onAbort, { once: true });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const info: AttemptInfo = {
+  const timer = setTimeout(() => {
+    const error = new TimeoutError(timeoutMs);
+    controller.abort(error);
+    fail(error);
+  }, timeoutMs);
+  const work = startAttempt(fn, {
     attempt: setup.attempt,
     className: setup.className,
     signal: controller.signal,
     deadlineMs: setup.deadlineMs,
     timeoutMs,
-  };
-  const work = startAttempt(fn, info);
-  const guards: Promise<never>[] = [];
-  if (timeoutMs !== undefined) {
-    guards.push(
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          const error = new TimeoutError(timeoutMs);
-          controller.abort(error);
-          reject(error);
-        }, timeoutMs);
-      }),
-    );
-  }
-  if (outer) {
-    guards.push(
-      new Promise<never>((_, reject) => {
-        if (outer.aborted) reject(outer.reason);
-        else
-          controller.signal.addEventListener('abort', () => outer.aborted && reject(outer.reason), {
-            once: true,
-          });
-      }),
-    );
-  }
-  // A guard that loses the race may still reject later; that rejection is expected, not unhandled.
-  for (const guard of guards) guard.catch(() => {});
-  const race = guards.length === 0 ? work : Promise.race([work, ...guards]);
-  return race.finally(() => {
-    if (timer !== undefined) clearTimeout(timer);
+  });
+  return Promise.race([work, guard]).finally(() => {
+    clearTimeout(timer);
     outer?.removeEventListener('abort', onAbort);
   });
 }
