@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { analyzeNetwork, type NetworkModel, type NetworkReport } from '../src/model/index.js';
 import { builtinExample, parseNetwork, toNetworkModel } from '../src/spec/index.js';
+import { withBottleneck } from './lib/hotel.js';
 
 const LIMITS = [
   { label: 'DiffTry k = (5, 1)', retries: { high: 5, low: 1 } },
@@ -27,21 +28,6 @@ function withLowRate(network: NetworkModel, low: number): NetworkModel {
     ...network,
     services: network.services.map((s) =>
       s.name === 'frontend' ? { ...s, arrivals: [s.arrivals[0] ?? 0, low] } : s,
-    ),
-  };
-}
-
-/** Moves the bottleneck: the frontend gets ample capacity, `service` gets `share` × 143. */
-function withBottleneck(network: NetworkModel, service: string, share: number): NetworkModel {
-  if (service === 'frontend') return network;
-  return {
-    ...network,
-    services: network.services.map((s) =>
-      s.name === 'frontend'
-        ? { ...s, capacity: 1000 }
-        : s.name === service
-          ? { ...s, capacity: share * 143 }
-          : s,
     ),
   };
 }

@@ -24,6 +24,7 @@ import {
   parseNetwork,
   toNetworkModel,
 } from '../src/spec/index.js';
+import { withBottleneck } from './lib/hotel.js';
 
 // ---------------------------------------------------------------------------------------------
 // Settings.
@@ -263,20 +264,6 @@ function hotel(example: string, retries: Record<string, number>, gammaLow: numbe
   return toNetworkModel(hotelSpec(example, retries, gammaLow));
 }
 
-/** hotelReservation with the frontend roomy and `service` given `share` × 143 (the bottleneck). */
-function movedBottleneck(network: NetworkModel, service: string, share: number): NetworkModel {
-  return {
-    ...network,
-    services: network.services.map((s) =>
-      s.name === 'frontend'
-        ? { ...s, capacity: 1000 }
-        : s.name === service
-          ? { ...s, capacity: share * 143 }
-          : s,
-    ),
-  };
-}
-
 const cases: Case[] = [];
 const HOTEL_GAMMA_LOWS = [50, 93, 150, 250] as const; // ρ₀ = (50 + γ_low) / 143 ≈ 0.70, 1.0, 1.40, 2.10
 const HOTEL_LIMITS = [
@@ -388,7 +375,7 @@ for (const [service, share] of [
   ['search', 0.6],
   ['profile', 0.99],
 ] as const) {
-  const network = movedBottleneck(hotel('hotel-calls', { high: 5, low: 1 }, 250), service, share);
+  const network = withBottleneck(hotel('hotel-calls', { high: 5, low: 1 }, 250), service, share);
   cases.push(
     makeCase(
       'hotel-calls',
