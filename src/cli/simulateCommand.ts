@@ -214,31 +214,7 @@ function formatNetworkSimulation(
     withTimeouts ? SERVICE_COLUMNS_WITH_TIMEOUTS : SERVICE_COLUMNS,
     rows,
   );
-  const endToEnd = formatTable(
-    [
-      { heading: 'class', alignRight: false },
-      { heading: 'retries' },
-      { heading: 'rejection' },
-      ...(analysis === undefined ? [] : [{ heading: 'predicted' }]),
-      { heading: 'completion' },
-      { heading: 'attempts/request' },
-      { heading: 'p50 ms' },
-      { heading: 'p99 ms' },
-    ],
-    doc.classes.map((c) => {
-      const e = doc.endToEnd[c.name] ?? {};
-      return [
-        c.name,
-        String(c.retries),
-        withCi(e.rejection ?? Number.NaN, e.rejectionCi95 ?? Number.NaN),
-        ...(analysis === undefined ? [] : [predictedCell(analysis, c.name)]),
-        withCi(e.completion ?? Number.NaN, e.completionCi95 ?? Number.NaN),
-        fixed(e.attemptsPerRequest ?? Number.NaN, 3),
-        fixed((e.latencyP50 ?? Number.NaN) * 1000, 1),
-        fixed((e.latencyP99 ?? Number.NaN) * 1000, 1),
-      ];
-    }),
-  );
+  const endToEnd = endToEndTable(doc.classes, doc.endToEnd, analysis, true);
   const load =
     `Load: ${fixed(doc.load.attemptsPerRequest, 3)} attempts/request, ${fixed(doc.load.attemptsPerSuccess, 3)} attempts/success; ` +
     `${fixed(doc.load.internalPerRequest, 3)} internal calls/request, ${fixed(doc.load.internalPerSuccess, 3)} internal calls/success`;
@@ -342,28 +318,50 @@ function formatSimulation(
     ],
   );
   const services = formatTable(SERVICE_COLUMNS, rows);
-  const endToEnd = formatTable(
+  const endToEnd = endToEndTable(
+    model.classes.map((c) => ({ name: c.name, retries: c.retryLimit })),
+    doc.endToEnd,
+    analysis,
+    false,
+  );
+  return `Strategy: ${doc.strategy}\nSimulated ${doc.replications} × ${doc.duration} s (warm-up ${doc.warmup} s, seed ${doc.seed}, ${doc.events} events); ± is the 95 % confidence half-width\n\nServices\n${services}\n\nEnd to end\n${endToEnd}${analysisNotes(analysis)}`;
+}
+
+/**
+ * The end-to-end table of a simulated run: per class its retries, rejection (with the analysis's
+ * prediction when asked), completion (networks), attempts per request and latency percentiles.
+ */
+function endToEndTable(
+  classes: readonly { readonly name: string; readonly retries: number }[],
+  endToEnd: Readonly<Record<string, Readonly<Record<string, number>>>>,
+  analysis: Prediction | undefined,
+  withCompletion: boolean,
+): string {
+  return formatTable(
     [
       { heading: 'class', alignRight: false },
       { heading: 'retries' },
       { heading: 'rejection' },
       ...(analysis === undefined ? [] : [{ heading: 'predicted' }]),
+      ...(withCompletion ? [{ heading: 'completion' }] : []),
       { heading: 'attempts/request' },
       { heading: 'p50 ms' },
       { heading: 'p99 ms' },
     ],
-    model.classes.map((c) => {
-      const e = doc.endToEnd[c.name] ?? {};
+    classes.map((c) => {
+      const e = endToEnd[c.name] ?? {};
       return [
         c.name,
-        String(c.retryLimit),
+        String(c.retries),
         withCi(e.rejection ?? Number.NaN, e.rejectionCi95 ?? Number.NaN),
         ...(analysis === undefined ? [] : [predictedCell(analysis, c.name)]),
+        ...(withCompletion
+          ? [withCi(e.completion ?? Number.NaN, e.completionCi95 ?? Number.NaN)]
+          : []),
         fixed(e.attemptsPerRequest ?? Number.NaN, 3),
         fixed((e.latencyP50 ?? Number.NaN) * 1000, 1),
         fixed((e.latencyP99 ?? Number.NaN) * 1000, 1),
       ];
     }),
   );
-  return `Strategy: ${doc.strategy}\nSimulated ${doc.replications} × ${doc.duration} s (warm-up ${doc.warmup} s, seed ${doc.seed}, ${doc.events} events); ± is the 95 % confidence half-width\n\nServices\n${services}\n\nEnd to end\n${endToEnd}${analysisNotes(analysis)}`;
 }
