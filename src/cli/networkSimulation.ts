@@ -1,4 +1,5 @@
 import type { BackoffDescription } from '../model/backoff/BackoffDescription.js';
+import { describeBackoff } from '../model/backoff/describeBackoff.js';
 import { analyzeNetwork } from '../model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
 import type { NetworkReport } from '../model/network/NetworkReport.js';
@@ -209,18 +210,4 @@ function describeBackoffs(backoffs: Readonly<Record<string, BackoffDescription>>
   const texts = new Set(entries.map(([, text]) => text));
   if (texts.size === 1) return `${entries[0]?.[1]} (every class)`;
   return entries.map(([name, text]) => `${name} ${text}`).join('; ');
-}
-
-function describeBackoff(backoff: BackoffDescription): string {
-  switch (backoff.kind) {
-    case 'constant':
-      return `constant ${backoff.delayMs} ms`;
-    case 'random':
-      return `random, mean ${backoff.meanMs} ms`;
-    case 'exponential': {
-      const cap = backoff.maxMs === undefined ? '' : ` up to ${backoff.maxMs} ms`;
-      const jitter = backoff.jitter ?? 'none';
-      return `exponential from ${backoff.baseMs} ms ×${backoff.factor ?? 2}${cap}, ${jitter === 'none' ? 'no' : jitter} jitter`;
-    }
-  }
 }

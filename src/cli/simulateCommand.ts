@@ -196,11 +196,7 @@ function formatNetworkSimulation(
   const rows = groupedRows(
     doc.services,
     (service) => service.classes,
-    (name, service) => [
-      name,
-      withCi(service.rho, service.rhoCi95, 3),
-      withCi(service.s, service.sCi95),
-    ],
+    serviceCells,
     (className, c) => [
       className,
       withCi(c.in ?? Number.NaN, c.inCi95 ?? Number.NaN, 2),
@@ -304,11 +300,7 @@ function formatSimulation(
   const rows = groupedRows(
     doc.services,
     (service) => service.classes,
-    (name, service) => [
-      name,
-      withCi(service.rho, service.rhoCi95, 3),
-      withCi(service.s, service.sCi95),
-    ],
+    serviceCells,
     (className, c) => [
       className,
       fixed(c.in ?? Number.NaN, 2),
@@ -364,4 +356,16 @@ function endToEndTable(
       ];
     }),
   );
+}
+
+/** A service's own cells in the simulated services table: name, ρ and s with their CIs. */
+function serviceCells<
+  S extends {
+    readonly rho: number;
+    readonly rhoCi95: number;
+    readonly s: number;
+    readonly sCi95: number;
+  },
+>(name: string, service: S): string[] {
+  return [name, withCi(service.rho, service.rhoCi95, 3), withCi(service.s, service.sCi95)];
 }

@@ -2,17 +2,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Command, Option } from 'commander';
 import type { BackoffDescription } from '../model/backoff/BackoffDescription.js';
+import { describeBackoff } from '../model/backoff/describeBackoff.js';
 import { builtinExample } from '../spec/examples.js';
 import { loadNetworkFile, parseNetwork } from '../spec/parseNetwork.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import { FIG5_BACKOFF, FIG5_PRESETS, runFig5 } from '../testbed/experiment/fig5.js';
-import {
-  describeBackoff,
-  fig5Csv,
-  fig5Json,
-  fig5Markdown,
-  fig5Svg,
-} from '../testbed/experiment/fig5Report.js';
+import { fig5Csv, fig5Json, fig5Markdown, fig5Svg } from '../testbed/experiment/fig5Report.js';
 import { fig5Summary } from '../testbed/experiment/fig5Summary.js';
 import { measureTestbed, type TestbedMeasurement } from '../testbed/experiment/measureTestbed.js';
 import { predictTestbed, type TestbedPrediction } from '../testbed/experiment/predictTestbed.js';

@@ -1,4 +1,4 @@
-import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
+import { describeBackoff } from '../../model/backoff/describeBackoff.js';
 import type { NetworkReport } from '../../model/network/NetworkReport.js';
 import type { Fig5Result, Fig5Run } from './fig5.js';
 import { type Fig5Row, fig5DiscardedRows, fig5Rows, fig5Summary } from './fig5Summary.js';
@@ -109,18 +109,6 @@ const signedPct = (x: number) => {
   return points === '0.0' ? '0.0' : `${x > 0 ? '+' : '−'}${points}`;
 };
 const kLabel = (key: string) => `(${key.replace('/', ', ')})`;
-
-/** A retry delay in words. */
-export function describeBackoff(backoff: BackoffDescription): string {
-  switch (backoff.kind) {
-    case 'random':
-      return `exponentially distributed with mean ${backoff.meanMs} ms`;
-    case 'constant':
-      return `constant ${backoff.delayMs} ms`;
-    case 'exponential':
-      return `exponential backoff from ${backoff.baseMs} ms`;
-  }
-}
 
 /**
  * The sweep's report page (docs/testbed-fig5.md): setup, plot, agreement, cut factor, the table
