@@ -3,12 +3,13 @@ import { performance } from 'node:perf_hooks';
 import { type Dispatcher, Pool } from 'undici';
 import type { Clock } from '../policy/Clock.js';
 import type { ClassTable } from '../policy/classes/ClassTable.js';
+import { parseRemainingMs } from '../runtime/remainingTime.js';
 import type { InboundConfig, SidecarLimits } from '../spec/sidecarSchema.js';
 import { AdmissionGate } from './AdmissionGate.js';
 import type { EdgeRequest } from './edgeRules.js';
 import type { RequestHandler } from './httpListener.js';
 import { dispatchBody, streamBody } from './requestBody.js';
-import { parseRemainingMs, type RequestHead } from './requestHead.js';
+import type { RequestHead } from './requestHead.js';
 import { ResponseRelay, sendPlain } from './responseRelay.js';
 import type { InboundMeters, SidecarMetrics } from './sidecarMetrics.js';
 

@@ -7,7 +7,6 @@ import type { ClassOptions } from '../policy/classes/ClassTable.js';
 import { createRetryPolicy, type RetryPolicy } from '../policy/retry/RetryPolicy.js';
 import { fixedTimeout, type TimeoutStrategy } from '../policy/timeout/TimeoutStrategy.js';
 import { createTimeoutStrategy } from '../policy/timeouts/createTimeoutStrategy.js';
-import { currentContext, runWithContext } from '../runtime/context.js';
 import { errorCode } from '../runtime/errors.js';
 import type { RetryEvent } from '../runtime/retry.js';
 import { difftryInterceptor } from '../runtime/undici.js';
@@ -21,7 +20,6 @@ import {
   readBody,
   streamBody,
 } from './requestBody.js';
-import { parseRemainingMs, type RequestHead } from './requestHead.js';
 import { ResponseRelay, sendPlain } from './responseRelay.js';
 import type { OutboundMeters, SidecarMetrics } from './sidecarMetrics.js';
 import { upstreamRouter } from './upstreamRouting.js';
@@ -55,7 +53,6 @@ interface Upstream {
   readonly hosts: readonly string[] | undefined;
   readonly policy: RetryPolicy;
   readonly timeout: TimeoutStrategy | undefined;
-  readonly deadlineMs: number | undefined;
   /** Whether it is a sidecar of the mesh, which gets the identity header (the mesh token). */
   readonly mesh: boolean;
   readonly pool: Pool;
@@ -110,25 +107,24 @@ export function createOutbound(options: OutboundOptions): Outbound {
     const headers = head.headers;
     headers[classHeader] = className;
     if (identity !== undefined && upstream.mesh) headers[identity.header] = identity.value;
-    const deadlineMs = callDeadline(head, upstream.deadlineMs, clock);
+    // The caller's remaining time goes on to the interceptor, which ends the call by it (or by the
+    // upstream's own deadline, if sooner) and sends each attempt with the time left.
+    if (head.deadlineValue !== undefined) headers[deadlineHeader] = head.deadlineValue;
     const relay = new ResponseRelay(res, upstream.describe, onAnswer);
     res.once('close', () => {
       if (res.writableFinished) meters.latency((performance.now() - started) / 1000);
       else relay.abort(new Error('difftry: the caller went away'));
     });
     const send = (body: PreparedBody | undefined) => {
-      const dispatch = () =>
-        upstream.dispatcher.dispatch(
-          {
-            path: found.path,
-            method: req.method as Dispatcher.HttpMethod,
-            headers,
-            body: dispatchBody(body),
-          },
-          relay,
-        );
-      if (deadlineMs === undefined) dispatch();
-      else runWithContext({ className, deadlineMs }, dispatch);
+      upstream.dispatcher.dispatch(
+        {
+          path: found.path,
+          method: req.method as Dispatcher.HttpMethod,
+          headers,
+          body: dispatchBody(body),
+        },
+        relay,
+      );
     };
     switch (bodyPlan(head.contentLength, head.chunked, bodyLimits)) {
       case 'none':
@@ -171,21 +167,6 @@ export function createOutbound(options: OutboundOptions): Outbound {
       await Promise.all(upstreams.map((upstream) => upstream.pool.destroy()));
     },
   };
-}
-
-/** The deadline of a call on the policy's clock: the caller's remaining time, the upstream's. */
-function callDeadline(
-  head: RequestHead,
-  upstreamDeadlineMs: number | undefined,
-  clock: Clock,
-): number | undefined {
-  const remainingMs = parseRemainingMs(head.deadlineValue);
-  if (remainingMs === undefined && upstreamDeadlineMs === undefined) return undefined;
-  const now = clock();
-  return Math.min(
-    remainingMs === undefined ? Number.POSITIVE_INFINITY : now + remainingMs,
-    upstreamDeadlineMs === undefined ? Number.POSITIVE_INFINITY : now + upstreamDeadlineMs,
-  );
 }
 
 function createUpstream(
@@ -233,9 +214,10 @@ function createUpstream(
     ...(upstream.connections !== undefined && { connections: upstream.connections }),
   });
   const dispatcher = pool.compose(
-    deadlineHeaderInterceptor(context.deadlineHeader, clock),
     difftryInterceptor({
       policy,
+      deadlineHeader: context.deadlineHeader,
+      ...(upstream.deadlineMs !== undefined && { deadlineMs: upstream.deadlineMs }),
       ...(timeout !== undefined && { timeout }),
       onSuccess: (event) => meter(event).attempt(),
       onFailure: (event) => meter(event).attempt(),
@@ -261,7 +243,6 @@ function createUpstream(
     hosts: upstream.hosts,
     policy,
     timeout,
-    deadlineMs: upstream.deadlineMs,
     mesh: upstream.mesh,
     pool,
     dispatcher,
@@ -274,26 +255,5 @@ function createUpstream(
           : `${code}: ${error.message}`;
       return `difftry: upstream ${upstream.name}: ${text}`;
     },
-  };
-}
-
-/**
- * Sets the remaining-time header on every attempt from the deadline of the attempt's request
- * context (which `retry()` sets), so each hop downstream sees the time actually left. It sits
- * inside the DiffTry interceptor, so it runs once per attempt.
- */
-function deadlineHeaderInterceptor(
-  header: string,
-  clock: Clock,
-): Dispatcher.DispatcherComposeInterceptor {
-  return (dispatch) => (opts, handler) => {
-    const deadlineMs = currentContext()?.deadlineMs;
-    if (deadlineMs === undefined) return dispatch(opts, handler);
-    const remainingMs = Math.max(0, Math.floor(deadlineMs - clock()));
-    const headers = {
-      ...(opts.headers as Record<string, string | string[]>),
-      [header]: String(remainingMs),
-    };
-    return dispatch({ ...opts, headers }, handler);
   };
 }

@@ -117,13 +117,3 @@ export function endToEndResponseHeaders(headers: IncomingHttpHeaders): IncomingH
   }
   return result;
 }
-
-/**
- * The remaining time a deadline header carries, ms (a relative budget, like gRPC's
- * `grpc-timeout`, so clocks need not agree); undefined if malformed.
- */
-export function parseRemainingMs(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const text = value.trim();
-  return /^\d+(\.\d+)?$/.test(text) ? Number(text) : undefined;
-}

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RetryPolicy } from '../policy/retry/RetryPolicy.js';
 import { runWithContext } from './context.js';
+import { parseRemainingMs } from './remainingTime.js';
 
 /** What the server helpers need of a policy: its class header and how it resolves a class. */
 export type ClassResolver = Pick<RetryPolicy, 'header' | 'classify'>;
@@ -120,7 +121,6 @@ function removeHeader(req: IncomingMessage, name: string): void {
 /** The absolute deadline (wall clock, ms) from a remaining-time header, if well formed. */
 function readDeadline(req: IncomingMessage, name: string): number | undefined {
   const value = req.headers[name];
-  const text = (Array.isArray(value) ? value[0] : value)?.trim();
-  if (text === undefined || !/^\d+(\.\d+)?$/.test(text)) return undefined;
-  return Date.now() + Number(text);
+  const remainingMs = parseRemainingMs(Array.isArray(value) ? value[0] : value);
+  return remainingMs === undefined ? undefined : Date.now() + remainingMs;
 }

@@ -7,6 +7,7 @@ import type {
   RetryPolicyOptions,
 } from '../policy/retry/RetryPolicy.js';
 import { fixedTimeout, type TimeoutStrategy } from '../policy/timeout/TimeoutStrategy.js';
+import { Cancellation } from './Cancellation.js';
 import { currentContext, runWithContext } from './context.js';
 import { errorCode, TimeoutError } from './errors.js';
 import { retryPolicy } from './retryPolicy.js';
@@ -84,9 +85,6 @@ export const channels = Object.freeze({
 
 const SUCCESS: AttemptOutcome = Object.freeze({ kind: 'success' });
 
-/** The signal of attempts nothing can abort (no caller signal, no per-try timeout). */
-const NEVER_ABORTED: AbortSignal = new AbortController().signal;
-
 /**
  * Runs `fn` under a DiffTry policy: each attempt gets a per-try timeout and an abort signal; a
  * failed attempt is retried up to its class's limit after the backoff (or the server's
@@ -105,6 +103,39 @@ export async function retry<T>(
   fn: (info: AttemptInfo) => Promise<T>,
   options: RetryOptions<T>,
 ): Promise<T> {
+  const { signal } = options;
+  if (signal === undefined) return executeRetry(fn, options, Cancellation.never);
+  const call = Cancellation.following(signal);
+  try {
+    return await executeRetry(fn, options, call);
+  } finally {
+    call.release();
+  }
+}
+
+/** How {@link executeRetry} runs a call, besides its {@link RetryOptions}. */
+export interface ExecuteSettings {
+  /**
+   * Whether each attempt runs inside the request context (class, deadline, attempt); default
+   * true. An adapter whose attempt runs no code of the caller's may spare it (the context's
+   * async hooks make every promise of the process dearer once used).
+   */
+  readonly context?: boolean;
+}
+
+/**
+ * The executor behind {@link retry}, for the adapters: the call is aborted through `call` (its
+ * `signal` option is not read), and each attempt gets, besides its {@link AttemptInfo} (whose
+ * `signal` is only made when read), its own {@link Cancellation}, which aborts on the per-try
+ * timeout or with the call.
+ */
+export async function executeRetry<T>(
+  fn: (info: AttemptInfo, cancellation: Cancellation) => Promise<T>,
+  options: RetryOptions<T>,
+  call: Cancellation,
+  settings: ExecuteSettings = {},
+): Promise<T> {
+  const inContext = settings.context ?? true;
   const policy = 'decide' in options.policy ? options.policy : retryPolicy(options.policy);
   const clock = policy.clock;
   const context = currentContext();
@@ -114,13 +145,13 @@ export async function retry<T>(
   const classTimeout = policy.timeoutMs(className);
   const timeout =
     options.timeout ?? (classTimeout === undefined ? undefined : fixedTimeout(classTimeout));
-  const { signal, classify, onRetry, onGiveUp, onSuccess, onFailure } = options;
+  const { classify, onRetry, onGiveUp, onSuccess, onFailure } = options;
   const retryLimit = options.retryLimit ?? Number.POSITIVE_INFINITY;
   if (!(retryLimit >= 0 && (Number.isInteger(retryLimit) || retryLimit === Infinity))) {
     throw new RangeError(`retryLimit should be an integer ≥ 0, got ${options.retryLimit}`);
   }
   const budget = policy.budget;
-  signal?.throwIfAborted();
+  call.throwIfAborted();
   budget?.requestStarted(className, clock());
   let previousDelayMs: number | undefined;
   try {
@@ -135,10 +166,15 @@ export async function retry<T>(
       let value: T | undefined;
       let thrown: { error: unknown } | undefined;
       try {
-        value = await runAttempt(fn, { attempt, className, deadlineMs, timeoutMs, signal });
+        value = await runAttempt(
+          fn,
+          { attempt, className, deadlineMs, timeoutMs },
+          call,
+          inContext,
+        );
         outcome = classify ? classify(value) : SUCCESS;
       } catch (error) {
-        if (signal?.aborted) throw signal.reason;
+        if (call.aborted) throw call.reason;
         thrown = { error };
         outcome =
           error instanceof TimeoutError
@@ -212,7 +248,7 @@ export async function retry<T>(
       if (!decision.fromServer) previousDelayMs = decision.delayMs;
       try {
         if (!thrown && options.discard) await options.discard(value as T);
-        await sleep(decision.delayMs, signal);
+        await sleep(decision.delayMs, call);
       } catch (error) {
         // The admitted retry will never run: give it back before leaving.
         budget?.retryFinished(className, clock());
@@ -233,114 +269,140 @@ function emit(
   if (diagnostics.hasSubscribers) diagnostics.publish(event);
 }
 
-/** Runs one attempt inside the request context, with its per-try timeout and abort signal. */
-function runAttempt<T>(
-  fn: (info: AttemptInfo) => Promise<T>,
-  setup: {
-    attempt: number;
-    className: string;
-    deadlineMs: number | undefined;
-    timeoutMs: number | undefined;
-    signal: AbortSignal | undefined;
-  },
-): Promise<T> {
-  const { signal: outer, timeoutMs } = setup;
-  // No time left before the deadline: the attempt is not sent at all.
-  if (timeoutMs !== undefined && timeoutMs <= 0) return Promise.reject(new TimeoutError(0));
-  if (timeoutMs === undefined) {
-    // Nothing can abort this attempt: skip the AbortController (about half the cost of a call
-    // that succeeds at once) and hand out one signal that never fires.
-    if (outer === undefined) return startAttempt(fn, { ...setup, signal: NEVER_ABORTED });
-    // Only the caller can abort it: its signal is the attempt's (no AbortController, the
-    // costliest object of a call), and one guard ends the attempt when it fires.
-    return attemptUntilAborted(fn, setup, outer);
-  }
-  // A per-try timeout (and perhaps the caller's signal): one controller for the attempt's signal,
-  // one guard that the timer or the caller's abort settles.
-  if (outer?.aborted) return Promise.reject(outer.reason);
-  const controller = new AbortController();
-  let fail: (reason: unknown) => void = () => {};
-  const guard = new Promise<never>((_, reject) => {
-    fail = reject;
-  });
-  // The guard may still reject after the attempt won the race; that rejection is expected.
-  guard.catch(() => {});
-  const onAbort = () => {
-    const reason = (outer as AbortSignal).reason;
-    controller.abort(reason);
-    fail(reason);
-  };
-  outer?.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => {
-    const error = new TimeoutError(timeoutMs);
-    controller.abort(error);
-    fail(error);
-  }, timeoutMs);
-  const work = startAttempt(fn, {
-    attempt: setup.attempt,
-    className: setup.className,
-    signal: controller.signal,
-    deadlineMs: setup.deadlineMs,
-    timeoutMs,
-  });
-  return Promise.race([work, guard]).finally(() => {
-    clearTimeout(timer);
-    outer?.removeEventListener('abort', onAbort);
-  });
+/** What an attempt is told of itself, besides its cancellation. */
+interface AttemptSetup {
+  readonly attempt: number;
+  readonly className: string;
+  readonly deadlineMs: number | undefined;
+  readonly timeoutMs: number | undefined;
 }
 
 /**
- * Calls `fn` inside the attempt's request context. A synchronous throw is an attempt that failed,
- * like a rejection (and must not leave a listener on the caller's signal behind).
+ * Runs one attempt (in the request context unless `inContext` is false) until it settles, its
+ * per-try timeout expires or the call is aborted, whichever comes first.
  */
-function startAttempt<T>(fn: (info: AttemptInfo) => Promise<T>, info: AttemptInfo): Promise<T> {
+function runAttempt<T>(
+  fn: (info: AttemptInfo, cancellation: Cancellation) => Promise<T>,
+  setup: AttemptSetup,
+  call: Cancellation,
+  inContext: boolean,
+): Promise<T> {
+  const { timeoutMs } = setup;
+  // No time left before the deadline: the attempt is not sent at all.
+  if (timeoutMs !== undefined && timeoutMs <= 0) return Promise.reject(new TimeoutError(0));
+  if (call.aborted) return Promise.reject(call.reason);
+  if (timeoutMs === undefined) {
+    // Only the call's abort can end it: the attempt runs under the call's cancellation.
+    const work = startAttempt(fn, setup, call, inContext);
+    return call.abortable ? untilAborted(work, call, NO_OP) : work;
+  }
+  // A cancellation of the attempt's own, which its timer or the call's abort ends.
+  const own = call.child();
+  const timer = setTimeout(() => own.abort(new TimeoutError(timeoutMs)), timeoutMs);
+  const work = startAttempt(fn, setup, own, inContext);
+  return untilAborted(work, own, () => {
+    clearTimeout(timer);
+    own.release();
+  });
+}
+
+const NO_OP = (): void => {};
+
+/**
+ * The {@link AttemptInfo} of one attempt, whose `signal` is made on first read. (A class: an
+ * object literal with a getter costs V8 about as much as the rest of the attempt.)
+ */
+class Attempt implements AttemptInfo {
+  readonly attempt: number;
+  readonly className: string;
+  readonly deadlineMs: number | undefined;
+  readonly timeoutMs: number | undefined;
+  readonly #cancellation: Cancellation;
+
+  constructor(setup: AttemptSetup, cancellation: Cancellation) {
+    this.attempt = setup.attempt;
+    this.className = setup.className;
+    this.deadlineMs = setup.deadlineMs;
+    this.timeoutMs = setup.timeoutMs;
+    this.#cancellation = cancellation;
+  }
+
+  get signal(): AbortSignal {
+    return this.#cancellation.signal;
+  }
+}
+
+/**
+ * Calls `fn` (inside the attempt's request context unless `inContext` is false) with an
+ * {@link AttemptInfo} whose `signal` is made only if read. A synchronous throw is an attempt that
+ * failed, like a rejection.
+ */
+function startAttempt<T>(
+  fn: (info: AttemptInfo, cancellation: Cancellation) => Promise<T>,
+  setup: AttemptSetup,
+  cancellation: Cancellation,
+  inContext: boolean,
+): Promise<T> {
+  const info = new Attempt(setup, cancellation);
   try {
+    if (!inContext) return fn(info, cancellation);
     return runWithContext(
       { className: info.className, deadlineMs: info.deadlineMs, attempt: info.attempt },
-      () => fn(info),
+      () => fn(info, cancellation),
     );
   } catch (error) {
     return Promise.reject(error);
   }
 }
 
-/** An attempt with no per-try timeout under the caller's `signal`, which it gets as its own. */
-function attemptUntilAborted<T>(
-  fn: (info: AttemptInfo) => Promise<T>,
-  setup: { attempt: number; className: string; deadlineMs: number | undefined },
-  signal: AbortSignal,
+/**
+ * `work`, unless `cancellation` aborts first (then its reason); `done` runs once either has
+ * happened (and may run again later).
+ */
+function untilAborted<T>(
+  work: Promise<T>,
+  cancellation: Cancellation,
+  done: () => void,
 ): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  const info: AttemptInfo = {
-    attempt: setup.attempt,
-    className: setup.className,
-    signal,
-    deadlineMs: setup.deadlineMs,
-  };
-  const work = startAttempt(fn, info);
-  let onAbort: () => void = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
+  return new Promise<T>((resolve, reject) => {
+    if (cancellation.aborted) {
+      done();
+      reject(cancellation.reason);
+      // The attempt that lost may still reject later; that rejection is expected.
+      work.catch(NO_OP);
+      return;
+    }
+    const stop = cancellation.onAbort((reason) => {
+      done();
+      reject(reason);
+    });
+    work.then(
+      (value) => {
+        stop();
+        done();
+        resolve(value);
+      },
+      (error: unknown) => {
+        stop();
+        done();
+        reject(error);
+      },
+    );
   });
-  // The guard that loses the race may still reject later; that rejection is expected.
-  aborted.catch(() => {});
-  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }
 
-/** Waits `ms` (a timer, so fake timers drive it in tests); rejects at once if `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted) return Promise.reject(signal.reason);
+/** Waits `ms` (a timer, so fake timers drive it in tests); rejects at once if `call` aborts. */
+function sleep(ms: number, call: Cancellation): Promise<void> {
+  if (call.aborted) return Promise.reject(call.reason);
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      stop();
       resolve();
     }, ms);
-    const onAbort = () => {
+    const stop = call.onAbort((reason) => {
       clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
+      reject(reason);
+    });
   });
 }

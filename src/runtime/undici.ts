@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
+import type { AttemptOutcome } from '../policy/retry/AttemptOutcome.js';
 import type { RetryPolicy } from '../policy/retry/RetryPolicy.js';
 import {
   type AdapterOptions,
@@ -8,11 +9,25 @@ import {
   resolvePolicy,
   responseOutcome,
 } from './adapter.js';
+import { Cancellation } from './Cancellation.js';
 import { currentContext } from './context.js';
-import { retry } from './retry.js';
+import { formatRemainingMs, parseRemainingMs } from './remainingTime.js';
+import { executeRetry } from './retry.js';
+
+const SUCCESS: AttemptOutcome = Object.freeze({ kind: 'success' });
 
 /** Options of {@link difftryInterceptor}: a policy (or its options) and the adapter's settings. */
-export type DifftryInterceptorOptions = PolicySource & AdapterOptions;
+export type DifftryInterceptorOptions = PolicySource &
+  AdapterOptions & {
+    /**
+     * A header carrying the call's remaining time in milliseconds (a relative budget, like gRPC's
+     * `grpc-timeout`, so clocks need not agree), e.g. `x-difftry-deadline-ms`. Read from the
+     * request as the caller's deadline (the call ends at the soonest of it, `deadlineMs` and the
+     * request context's), and set on every attempt to the time left, so the next hop knows its
+     * budget. Malformed values are dropped. Default none.
+     */
+    readonly deadlineHeader?: string;
+  };
 
 /** A retried response whose body is at most this long (bytes) is drained to keep its connection. */
 const DRAIN_LIMIT_BYTES = 64 * 1024;
@@ -27,12 +42,18 @@ const DRAIN_LIMIT_BYTES = 64 * 1024;
  *   stream, an iterable or a `FormData` is sent once, with no retries. (undici's own `fetch`
  *   streams every body, so through it only requests without a body are retried; use
  *   `difftryFetch` there.) Upgrades and `CONNECT` pass through untouched.
- * - **Responses.** The response of an attempt is held (paused) until the policy has decided: a
- *   retried one is dropped (drained when short, so its connection is kept, else aborted) and
- *   never reaches the handler; the last one is handed on as it came, so a 503 stays a 503.
+ * - **Responses.** A response the policy counts a success is handed on as it arrives. Any other
+ *   is held (paused) until the policy has decided: a retried one is dropped (drained when short,
+ *   so its connection is kept, else aborted) and never reaches the handler; the last one is
+ *   handed on as it came, so a 503 stays a 503.
  * - **Timeouts.** A per-try timeout runs until the response headers arrive.
+ * - **Deadline.** With `deadlineHeader`, the caller's remaining time is read from the request and
+ *   every attempt carries the time left.
  * - **Abort.** The handler aborting the request (a `signal` given to `request()`) ends the whole
  *   call, including a wait between attempts.
+ *
+ * Attempts run no code of the caller's, so they run outside the request context (see
+ * {@link executeRetry}).
  * @example
  * ```ts
  * import { Agent, request } from 'undici';
@@ -50,23 +71,51 @@ export function difftryInterceptor(
 ): Dispatcher.DispatcherComposeInterceptor {
   const policy = resolvePolicy(options);
   checkAdapterOptions(options);
+  const deadlineHeader = options.deadlineHeader?.toLowerCase();
+  if (deadlineHeader !== undefined && deadlineHeader === policy.header) {
+    throw new RangeError(`deadlineHeader should differ from the class header ${policy.header}`);
+  }
   return (dispatch) => (opts, handler) => {
-    const className = policy.classify(
-      readHeader(opts.headers, policy.header) ?? currentContext()?.className,
-    );
-    const outbound: Dispatcher.DispatchOptions = {
-      ...opts,
-      headers: withHeader(opts.headers, policy.header, className),
-    };
+    const found = readHeaders(opts.headers, policy.header, deadlineHeader);
+    const context = currentContext();
+    const className = policy.classify(found.classValue ?? context?.className);
+    const headers = withoutHeaders(opts.headers, policy.header, deadlineHeader);
+    headers[policy.header] = className;
+    const outbound: Dispatcher.DispatchOptions = { ...opts, headers };
     if (opts.upgrade || opts.method === 'CONNECT') return dispatch(outbound, handler);
-    return new Exchange(policy, options, dispatch, handler).start(outbound, className);
+    const deadlineMs = callDeadlineMs(
+      options.deadlineMs,
+      parseRemainingMs(found.deadlineValue),
+      context?.deadlineMs,
+      policy.clock,
+    );
+    return new Exchange(policy, options, dispatch, handler).start(outbound, className, {
+      deadlineMs,
+      deadlineHeader,
+    });
   };
+}
+
+/** The call's time (ms from now): the soonest of the adapter's, the caller's and the context's. */
+function callDeadlineMs(
+  adapterMs: number | undefined,
+  callerMs: number | undefined,
+  contextDeadline: number | undefined,
+  clock: () => number,
+): number | undefined {
+  let ms = adapterMs;
+  if (callerMs !== undefined && (ms === undefined || callerMs < ms)) ms = callerMs;
+  if (contextDeadline !== undefined) {
+    const left = contextDeadline - clock();
+    if (ms === undefined || left < ms) ms = left;
+  }
+  return ms;
 }
 
 /** One call through the interceptor: the handler's side, and the attempts made for it. */
 class Exchange {
   /** Aborts the call (the attempt in flight, or the wait) when the handler aborts. */
-  readonly #abort = new AbortController();
+  readonly #call = Cancellation.create();
   readonly #controller: ExchangeController;
   #current: Attempt | undefined;
   #finished = false;
@@ -78,7 +127,7 @@ class Exchange {
     readonly handler: Dispatcher.DispatchHandler,
   ) {
     this.#controller = new ExchangeController((reason) => {
-      this.#abort.abort(reason);
+      this.#call.abort(reason);
       this.#current?.handlerAborted(reason);
     });
   }
@@ -87,13 +136,18 @@ class Exchange {
     return this.#controller;
   }
 
-  get aborted(): AbortSignal {
-    return this.#abort.signal;
+  get call(): Cancellation {
+    return this.#call;
   }
 
   /** Sends the first attempt (synchronously, so its back-pressure answer is returned). */
-  start(opts: Dispatcher.DispatchOptions, className: string): boolean {
+  start(
+    opts: Dispatcher.DispatchOptions,
+    className: string,
+    deadline: { deadlineMs: number | undefined; deadlineHeader: string | undefined },
+  ): boolean {
     const { policy, options } = this;
+    const { deadlineHeader } = deadline;
     // The handler gets one controller for the whole call, before any attempt: it can abort
     // during a wait, and never sees the controllers of attempts that are retried.
     this.handler.onRequestStart?.(this.#controller, undefined);
@@ -101,39 +155,42 @@ class Exchange {
     const body = opts.body;
     const replayable =
       body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array;
-    retry<Attempt>(
-      ({ attempt, signal }) =>
+    executeRetry<Attempt>(
+      (info, cancellation) =>
         new Promise<Attempt>((resolve, reject) => {
-          const current = new Attempt(this, signal, resolve, reject);
+          const current = new Attempt(this, cancellation, resolve, reject);
           this.#current = current;
-          const accepted = this.dispatch(opts, current);
-          if (attempt === 0) ready = accepted;
+          const sent =
+            deadlineHeader === undefined || info.deadlineMs === undefined
+              ? opts
+              : {
+                  ...opts,
+                  headers: {
+                    ...(opts.headers as Record<string, string | string[]>),
+                    [deadlineHeader]: formatRemainingMs(info.deadlineMs, policy.clock()),
+                  },
+                };
+          const accepted = this.dispatch(sent, current);
+          if (info.attempt === 0) ready = accepted;
         }),
       {
         policy,
         className,
         method: opts.method,
-        signal: this.#abort.signal,
-        deadlineMs: options.deadlineMs,
+        deadlineMs: deadline.deadlineMs,
         timeout: options.timeout,
         retryLimit: replayable ? undefined : 0,
-        classify: (attempt) => responseOutcome(policy, attempt.statusCode, attempt.header),
+        classify: (attempt) => attempt.outcome,
         discard: (attempt) => attempt.discard(),
         onRetry: options.onRetry,
         onGiveUp: options.onGiveUp,
         onSuccess: options.onSuccess,
         onFailure: options.onFailure,
       },
+      this.#call,
+      { context: false },
     ).then(
-      (attempt) => {
-        try {
-          attempt.forward();
-        } catch (error) {
-          // The handler threw on the response: end the attempt and the call with its error.
-          attempt.handlerAborted(error);
-          this.fail(error);
-        }
-      },
+      (attempt) => attempt.forward(),
       (error: unknown) => this.fail(error),
     );
     return ready;
@@ -171,19 +228,19 @@ class Attempt implements Dispatcher.DispatchHandler {
   statusCode = 0;
   headers: IncomingHttpHeaders = {};
   statusMessage: string | undefined;
+  /** The response's outcome for the policy, once it has come. */
+  outcome: AttemptOutcome = SUCCESS;
 
   constructor(
     readonly exchange: Exchange,
-    readonly signal: AbortSignal,
+    readonly cancellation: Cancellation,
     readonly resolve: (attempt: Attempt) => void,
     readonly reject: (error: unknown) => void,
   ) {
-    // An attempt's own signal aborts on its per-try timeout or when the whole call is aborted.
-    // Without a per-try timeout the attempt runs under the call's signal itself, whose abort
-    // reaches it through handlerAborted: no listener needed.
-    if (signal !== exchange.aborted) {
-      signal.addEventListener('abort', () => this.#abortIfWaiting(), { once: true });
-    }
+    // The attempt's cancellation aborts on its per-try timeout or with the whole call.
+    cancellation.onAbort((reason) => {
+      if (this.#phase === 'waiting') this.#controller?.abort(toError(reason));
+    });
   }
 
   readonly header = (name: string): string | undefined => {
@@ -191,14 +248,10 @@ class Attempt implements Dispatcher.DispatchHandler {
     return Array.isArray(value) ? value[0] : value;
   };
 
-  #abortIfWaiting(): void {
-    if (this.#phase === 'waiting') this.#controller?.abort(toError(this.signal.reason));
-  }
-
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.#controller = controller;
     // Aborted while queued for a connection: never send it.
-    if (this.signal.aborted) this.#abortIfWaiting();
+    if (this.cancellation.aborted) controller.abort(toError(this.cancellation.reason));
   }
 
   onResponseStart(
@@ -210,17 +263,23 @@ class Attempt implements Dispatcher.DispatchHandler {
     this.#controller = controller;
     // Informational responses (1xx) precede the real one.
     if (this.#phase !== 'waiting' || statusCode < 200) return;
-    if (this.signal.aborted) {
+    if (this.cancellation.aborted) {
       this.#phase = 'dropping';
-      controller.abort(toError(this.signal.reason));
+      controller.abort(toError(this.cancellation.reason));
       return;
     }
     this.statusCode = statusCode;
     this.headers = headers;
     this.statusMessage = statusMessage;
-    this.#phase = 'holding';
-    // Hold the body until the policy decides whether this response is the one handed on.
-    controller.pause();
+    this.outcome = responseOutcome(this.exchange.policy, statusCode, this.header);
+    if (this.outcome.kind === 'success') {
+      // A success is always the last attempt: hand it on as it comes, with no pause.
+      this.forward();
+    } else {
+      // Hold the body until the policy decides whether this response is the one handed on.
+      this.#phase = 'holding';
+      controller.pause();
+    }
     this.resolve(this);
   }
 
@@ -266,42 +325,45 @@ class Attempt implements Dispatcher.DispatchHandler {
     else this.#controller?.abort(new Error('difftry: response dropped for a retry'));
   }
 
-  /** This attempt is the last: its response goes to the handler. */
+  /** This attempt is the last: its response goes to the handler (once). */
   forward(): void {
+    if (this.#phase === 'forwarding' || this.#phase === 'dropping') return;
     const { exchange } = this;
-    if (exchange.aborted.aborted) {
-      this.handlerAborted(exchange.aborted.reason);
-      exchange.fail(exchange.aborted.reason);
+    const { call } = exchange;
+    if (call.aborted) {
+      this.handlerAborted(call.reason);
+      exchange.fail(call.reason);
       return;
     }
+    const wasHeld = this.#phase === 'holding';
     this.#phase = 'forwarding';
     const controller = this.#controller as Dispatcher.DispatchController;
     exchange.controller.attach(controller);
-    exchange.handler.onResponseStart?.(
-      exchange.controller,
-      this.statusCode,
-      this.headers,
-      this.statusMessage,
-    );
-    for (const event of this.#held.splice(0)) event(exchange.handler);
+    try {
+      exchange.handler.onResponseStart?.(
+        exchange.controller,
+        this.statusCode,
+        this.headers,
+        this.statusMessage,
+      );
+      if (!wasHeld) return;
+      for (const event of this.#held.splice(0)) event(exchange.handler);
+    } catch (error) {
+      // The handler threw on the response: end the attempt and the call with its error.
+      this.handlerAborted(error);
+      exchange.fail(error);
+      return;
+    }
     if (!(this.#complete || exchange.controller.paused)) controller.resume();
   }
 
   /** The handler aborted the call while this attempt was current. */
   handlerAborted(reason: unknown): void {
-    const error = toError(reason);
-    if (this.#phase === 'holding') {
-      this.#phase = 'dropping';
-      this.#controller?.abort(error);
-    } else if (this.#phase === 'forwarding') {
-      // undici reports the abort through onResponseError, which hands it on.
-      this.#controller?.abort(error);
-    } else if (this.#phase === 'waiting' && this.signal === this.exchange.aborted) {
-      // Running under the call's own signal (no listener on it): abort it here. Not yet started
-      // (no controller): onRequestStart sees the signal aborted.
-      this.#controller?.abort(error);
-    }
-    // Otherwise, 'waiting': the attempt's signal follows the call's and aborts it.
+    // While waiting, the attempt's cancellation (which follows the call's) aborts the request.
+    if (this.#phase !== 'holding' && this.#phase !== 'forwarding') return;
+    // Forwarding: undici reports the abort through onResponseError, which hands it on.
+    if (this.#phase === 'holding') this.#phase = 'dropping';
+    this.#controller?.abort(toError(reason));
   }
 }
 
@@ -367,42 +429,63 @@ function toError(value: unknown): Error {
 
 type Headers = Dispatcher.DispatchOptions['headers'];
 
-/** The header pairs of any form undici accepts (object, flat array, iterable of pairs). */
-function headerPairs(headers: Headers): Array<[string, string | string[] | undefined]> {
-  if (headers === null || headers === undefined) return [];
-  if (Array.isArray(headers)) {
-    const pairs: Array<[string, string | string[]]> = [];
-    for (let i = 0; i + 1 < headers.length; i += 2) {
-      const value: unknown = headers[i + 1];
-      pairs.push([String(headers[i]), Array.isArray(value) ? value.map(String) : String(value)]);
-    }
-    return pairs;
-  }
-  if (typeof (headers as Iterable<unknown>)[Symbol.iterator] === 'function') {
-    return [...(headers as Iterable<[string, string | string[] | undefined]>)];
-  }
-  return Object.entries(headers as Record<string, string | string[] | undefined>);
+/** The first value of a header, by its lower-case name. */
+function firstValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
-function readHeader(headers: Headers, name: string): string | undefined {
-  for (const [key, value] of headerPairs(headers)) {
-    if (key.toLowerCase() === name) return Array.isArray(value) ? value[0] : value;
-  }
-  return undefined;
-}
-
-/** The headers as an object, with `name` (lower case) set to `value` and no other spelling of it. */
-function withHeader(
+/** The class header's value and the deadline header's, in one pass over the headers. */
+function readHeaders(
   headers: Headers,
-  name: string,
-  value: string,
+  classHeader: string,
+  deadlineHeader: string | undefined,
+): { classValue: string | undefined; deadlineValue: string | undefined } {
+  let classValue: string | undefined;
+  let deadlineValue: string | undefined;
+  forEachHeader(headers, (key, value) => {
+    const name = key.toLowerCase();
+    if (name === classHeader) classValue ??= firstValue(value);
+    else if (name === deadlineHeader) deadlineValue ??= firstValue(value);
+  });
+  return { classValue, deadlineValue };
+}
+
+/** The headers as an object, without any spelling of the two names (lower case) given. */
+function withoutHeaders(
+  headers: Headers,
+  first: string,
+  second: string | undefined,
 ): Record<string, string | string[]> {
   const result: Record<string, string | string[]> = {};
-  for (const [key, item] of headerPairs(headers)) {
-    if (item === undefined || key.toLowerCase() === name) continue;
+  forEachHeader(headers, (key, item) => {
+    if (item === undefined) return;
+    const name = key.toLowerCase();
+    if (name === first || name === second) return;
     const previous = result[key];
     result[key] = previous === undefined ? item : ([] as string[]).concat(previous, item);
-  }
-  result[name] = value;
+  });
   return result;
+}
+
+/** Calls `visit` with every header pair of any form undici accepts (object, flat array, pairs). */
+function forEachHeader(
+  headers: Headers,
+  visit: (name: string, value: string | string[] | undefined) => void,
+): void {
+  if (headers === null || headers === undefined) return;
+  if (Array.isArray(headers)) {
+    for (let i = 0; i + 1 < headers.length; i += 2) {
+      const value: unknown = headers[i + 1];
+      visit(String(headers[i]), Array.isArray(value) ? value.map(String) : String(value));
+    }
+    return;
+  }
+  if (typeof (headers as Iterable<unknown>)[Symbol.iterator] === 'function') {
+    for (const [name, value] of headers as Iterable<[string, string | string[] | undefined]>) {
+      visit(name, value);
+    }
+    return;
+  }
+  const record = headers as Record<string, string | string[] | undefined>;
+  for (const name in record) visit(name, record[name]);
 }

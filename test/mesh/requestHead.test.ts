@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bodyPlan } from '../../src/mesh/requestBody.js';
-import {
-  endToEndResponseHeaders,
-  parseRemainingMs,
-  splitRequestHead,
-} from '../../src/mesh/requestHead.js';
+import { endToEndResponseHeaders, splitRequestHead } from '../../src/mesh/requestHead.js';
 
 const names = {
   classHeader: 'x-priority',
@@ -81,20 +77,6 @@ describe('endToEndResponseHeaders', () => {
         'content-length': '2',
       }),
     ).toStrictEqual({ 'set-cookie': ['a=1', 'b=2'], 'content-length': '2' });
-  });
-});
-
-describe('parseRemainingMs', () => {
-  it.each([
-    ['250', 250],
-    [' 12.5 ', 12.5],
-    ['0', 0],
-    ['-1', undefined],
-    ['1e3', undefined],
-    ['abc', undefined],
-    [undefined, undefined],
-  ])('%j → %s', (value, expected) => {
-    expect(parseRemainingMs(value)).toBe(expected);
   });
 });
 

@@ -112,6 +112,62 @@ describe('difftryInterceptor: classes', () => {
   });
 });
 
+describe('difftryInterceptor: deadline header', () => {
+  const deadlineHeader = 'x-difftry-deadline-ms';
+
+  it("takes the caller's remaining time and sends each attempt the time left", async () => {
+    const orders = await server();
+    const res = await request(orders.url, {
+      dispatcher: dispatcher({
+        ...base,
+        backoff: { kind: 'constant', delayMs: 30 },
+        deadlineHeader,
+      }),
+      headers: { 'x-priority': 'high', 'X-Difftry-Deadline-Ms': '5000' },
+    });
+    await res.body.dump();
+    expect(orders.requests).toHaveLength(6);
+    const sent = orders.requests.map((r) => Number(r.headers[deadlineHeader]));
+    // Every attempt carries one value, no more than the caller gave, shrinking by the 30 ms waits.
+    expect(orders.requests.every((r) => typeof r.headers[deadlineHeader] === 'string')).toBe(true);
+    expect(sent[0]).toBeLessThanOrEqual(5000);
+    expect(sent[0]).toBeGreaterThan(4800);
+    for (let i = 1; i < sent.length; i++) {
+      expect((sent[i - 1] as number) - (sent[i] as number)).toBeGreaterThanOrEqual(29);
+    }
+  });
+
+  it('ends the call at the sooner of the caller deadline and its own', async () => {
+    const orders = await server(neverAnswer);
+    const started = Date.now();
+    const error = await request(orders.url, {
+      dispatcher: dispatcher({ ...base, deadlineMs: 5000, deadlineHeader }),
+      headers: { 'x-priority': 'high', [deadlineHeader]: '80' },
+    }).catch((e: unknown) => e);
+    expect(errorCode(error)).toBe('DIFFTRY_TIMEOUT');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Number(orders.requests[0]?.headers[deadlineHeader])).toBeLessThanOrEqual(80);
+  });
+
+  it('sets the adapter deadline on a request without one, and drops a malformed value', async () => {
+    const orders = await server((_req, res) => reply(res, 200, 'ok'));
+    const through = dispatcher({ ...base, deadlineMs: 3000, deadlineHeader });
+    await request(orders.url, { dispatcher: through }).then((r) => r.body.dump());
+    await request(orders.url, {
+      dispatcher: dispatcher({ ...base, deadlineHeader }),
+      headers: { [deadlineHeader]: 'soon' },
+    }).then((r) => r.body.dump());
+    const first = Number(orders.requests[0]?.headers[deadlineHeader]);
+    expect(first).toBeGreaterThan(2900);
+    expect(first).toBeLessThanOrEqual(3000);
+    expect(orders.requests[1]?.headers[deadlineHeader]).toBeUndefined();
+  });
+
+  it('refuses a deadline header that is the class header', () => {
+    expect(() => difftryInterceptor({ ...base, deadlineHeader: 'X-Priority' })).toThrow(RangeError);
+  });
+});
+
 describe('difftryInterceptor: Retry-After', () => {
   it('waits the second the server asks for before the retry', async () => {
     const orders = await server((_req, res, index) =>
