@@ -3,7 +3,10 @@
  *
  * 1. `retry(fn, { policy })` against a direct `await fn()`, cockatiel's `retry(handleAll, …)` and
  *    `p-retry` (target: no slower than cockatiel), in ns per call;
- * 2. `difftryFetch` against plain `fetch` (keep-alive) to a loopback `node:http` server, in µs per
+ * 2. `difftryInterceptor` (with a per-try timeout, as the sidecar runs it) against undici's own
+ *    `interceptors.retry` and against no interceptor, on a dispatch that answers 200 at once (on a
+ *    microtask, no socket), in ns per call: the interceptor's own cost per call;
+ * 3. `difftryFetch` against plain `fetch` (keep-alive) to a loopback `node:http` server, in µs per
  *    request.
  *
  * Contenders are timed in alternating batches, so a drift of the machine's speed touches them
@@ -19,9 +22,12 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { retry as cockatielRetry, ExponentialBackoff, handleAll } from 'cockatiel';
 import pRetry from 'p-retry';
+import { type Dispatcher, interceptors } from 'undici';
+import { fixedTimeout } from '../src/policy/timeout/TimeoutStrategy.js';
 import { difftryFetch } from '../src/runtime/fetch.js';
 import { retry } from '../src/runtime/retry.js';
 import { retryPolicy } from '../src/runtime/retryPolicy.js';
+import { difftryInterceptor } from '../src/runtime/undici.js';
 import { median, report } from './harness.js';
 
 /** Calls per timed batch of the in-process contenders, and timed batches per contender. */
@@ -123,6 +129,95 @@ async function retryOverhead(): Promise<void> {
   ]);
 }
 
+/** The controller the answering dispatch gives its handler. */
+class InstantController implements Dispatcher.DispatchController {
+  aborted = false;
+  paused = false;
+  reason: Error | null = null;
+  abort(reason: Error): void {
+    this.aborted = true;
+    this.reason = reason;
+  }
+  pause(): void {
+    this.paused = true;
+  }
+  resume(): void {
+    this.paused = false;
+  }
+}
+
+const OK_BODY = Buffer.from('ok');
+
+/** A dispatch with no socket: answers every request 200 with a 2-byte body on a microtask. */
+const instantDispatch: Dispatcher.Dispatch = (_opts, handler) => {
+  const controller = new InstantController();
+  handler.onRequestStart?.(controller, undefined);
+  queueMicrotask(() => {
+    handler.onResponseStart?.(controller, 200, { 'content-length': '2' }, 'OK');
+    handler.onResponseData?.(controller, OK_BODY);
+    handler.onResponseEnd?.(controller, {});
+  });
+  return true;
+};
+
+/** One call through `dispatch`: 1 if it was answered 200 with the whole body. */
+function dispatchOnce(dispatch: Dispatcher.Dispatch): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let status = 0;
+    let bytes = 0;
+    dispatch(
+      { origin: 'http://upstream', path: '/x', method: 'GET', headers: { 'x-priority': 'high' } },
+      {
+        // undici takes a handler for one of its new API only when it has onRequestStart.
+        onRequestStart: () => {},
+        onResponseStart: (_controller, statusCode) => {
+          status = statusCode;
+        },
+        onResponseData: (_controller, chunk) => {
+          bytes += chunk.length;
+        },
+        onResponseEnd: () => resolve(status === 200 && bytes === 2 ? 1 : 0),
+        onResponseError: (_controller, error) => reject(error),
+      },
+    );
+  });
+}
+
+/** Per call through an undici interceptor: none, difftry's, undici's own retry interceptor. */
+async function interceptorOverhead(): Promise<void> {
+  const difftry = difftryInterceptor({
+    classes: { high: { retries: 5 }, low: { retries: 1 } },
+    timeout: fixedTimeout(1000),
+  })(instantDispatch);
+  const undiciRetry = interceptors.retry({ maxRetries: 5 })(instantDispatch);
+  const loop =
+    (dispatch: Dispatcher.Dispatch): Contender =>
+    async (count) => {
+      let served = 0;
+      for (let i = 0; i < count; i++) served += await dispatchOnce(dispatch);
+      return served;
+    };
+  const ns = await medianNanosPerCall(
+    { none: loop(instantDispatch), difftry: loop(difftry), undici: loop(undiciRetry) },
+    { batch: CALL_BATCH, runs: CALL_RUNS, warmup: CALL_BATCH, expected: (count) => count },
+  );
+  const none = ns.none as number;
+  const line = (value: number): string =>
+    `${value.toFixed(0).padStart(6)} ns/call  (+${(value - none).toFixed(0)} ns over none)`;
+  report(
+    `undici interceptor, a dispatch answering 200 at once (median of ${CALL_RUNS} × ${CALL_BATCH} calls)`,
+    [
+      ['no interceptor', `${none.toFixed(0).padStart(6)} ns/call`],
+      ['difftryInterceptor (classes, 1 s per-try timeout)', line(ns.difftry as number)],
+      ['peer: undici interceptors.retry (maxRetries: 5)', line(ns.undici as number)],
+      [
+        'ratio difftry / undici retry',
+        `${((ns.difftry as number) / (ns.undici as number)).toFixed(2)}×`,
+      ],
+    ],
+  );
+}
+
 /** Per request to a loopback server: plain `fetch` and `difftryFetch` (same keep-alive pool). */
 async function fetchOverhead(): Promise<void> {
   const server = createServer((_request, response) => {
@@ -171,9 +266,10 @@ async function fetchOverhead(): Promise<void> {
   }
 }
 
-/** The runtime's overhead: retry wrappers in process, and fetch over loopback. */
+/** The runtime's overhead: retry wrappers and interceptors in process, and fetch over loopback. */
 export async function run(): Promise<void> {
   await retryOverhead();
+  await interceptorOverhead();
   await fetchOverhead();
 }
 

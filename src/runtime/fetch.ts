@@ -6,8 +6,9 @@ import {
   resolvePolicy,
   responseOutcome,
 } from './adapter.js';
+import { Cancellation } from './Cancellation.js';
 import { currentContext } from './context.js';
-import { retry } from './retry.js';
+import { executeRetry } from './retry.js';
 
 /** A function with `fetch`'s signature. */
 export type FetchFunction = (
@@ -96,12 +97,16 @@ export function difftryFetch(options: DifftryFetchOptions): FetchFunction {
     );
     signal?.throwIfAborted();
 
-    return retry<Response>(
-      ({ signal: attemptSignal }) =>
+    // The call follows the caller's signal, if any. An attempt nothing can abort (no caller
+    // signal, no per-try timeout) goes without one: a signal shared by every such attempt would
+    // collect one listener per fetch until the next garbage collection (undici removes them then).
+    const call = signal === undefined ? Cancellation.never : Cancellation.following(signal);
+    const result = executeRetry<Response>(
+      (_info, attempt) =>
         fetchAttempt(input, {
           ...init,
           headers,
-          signal: attemptSignal,
+          ...(attempt.abortable ? { signal: attempt.signal } : {}),
           ...(body.present ? { body: body.value } : {}),
           ...(body.stream ? { duplex: 'half' as const } : {}),
         }),
@@ -109,7 +114,6 @@ export function difftryFetch(options: DifftryFetchOptions): FetchFunction {
         policy,
         className,
         method,
-        signal,
         deadlineMs,
         timeout,
         retryLimit: body.replayable ? undefined : 0,
@@ -128,7 +132,9 @@ export function difftryFetch(options: DifftryFetchOptions): FetchFunction {
         onSuccess,
         onFailure,
       },
+      call,
     );
+    return call === Cancellation.never ? result : result.finally(() => call.release());
   };
 }
 

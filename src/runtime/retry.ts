@@ -99,18 +99,15 @@ const SUCCESS: AttemptOutcome = Object.freeze({ kind: 'success' });
  * const user = await retry(({ signal }) => loadUser(id, { signal }), { policy, className: 'high' });
  * ```
  */
-export async function retry<T>(
+export function retry<T>(
   fn: (info: AttemptInfo) => Promise<T>,
   options: RetryOptions<T>,
 ): Promise<T> {
+  // Not async itself: an async wrapper would add its own promise and turns to every call.
   const { signal } = options;
   if (signal === undefined) return executeRetry(fn, options, Cancellation.never);
   const call = Cancellation.following(signal);
-  try {
-    return await executeRetry(fn, options, call);
-  } finally {
-    call.release();
-  }
+  return executeRetry(fn, options, call).finally(() => call.release());
 }
 
 /** How {@link executeRetry} runs a call, besides its {@link RetryOptions}. */
@@ -133,9 +130,9 @@ export async function executeRetry<T>(
   fn: (info: AttemptInfo, cancellation: Cancellation) => Promise<T>,
   options: RetryOptions<T>,
   call: Cancellation,
-  settings: ExecuteSettings = {},
+  settings?: ExecuteSettings,
 ): Promise<T> {
-  const inContext = settings.context ?? true;
+  const inContext = settings?.context ?? true;
   const policy = 'decide' in options.policy ? options.policy : retryPolicy(options.policy);
   const clock = policy.clock;
   const context = currentContext();
@@ -166,12 +163,7 @@ export async function executeRetry<T>(
       let value: T | undefined;
       let thrown: { error: unknown } | undefined;
       try {
-        value = await runAttempt(
-          fn,
-          { attempt, className, deadlineMs, timeoutMs },
-          call,
-          inContext,
-        );
+        value = await runAttempt(fn, attempt, className, deadlineMs, timeoutMs, call, inContext);
         outcome = classify ? classify(value) : SUCCESS;
       } catch (error) {
         if (call.aborted) throw call.reason;
@@ -269,37 +261,36 @@ function emit(
   if (diagnostics.hasSubscribers) diagnostics.publish(event);
 }
 
-/** What an attempt is told of itself, besides its cancellation. */
-interface AttemptSetup {
-  readonly attempt: number;
-  readonly className: string;
-  readonly deadlineMs: number | undefined;
-  readonly timeoutMs: number | undefined;
-}
-
 /**
  * Runs one attempt (in the request context unless `inContext` is false) until it settles, its
  * per-try timeout expires or the call is aborted, whichever comes first.
  */
 function runAttempt<T>(
   fn: (info: AttemptInfo, cancellation: Cancellation) => Promise<T>,
-  setup: AttemptSetup,
+  attempt: number,
+  className: string,
+  deadlineMs: number | undefined,
+  timeoutMs: number | undefined,
   call: Cancellation,
   inContext: boolean,
 ): Promise<T> {
-  const { timeoutMs } = setup;
   // No time left before the deadline: the attempt is not sent at all.
   if (timeoutMs !== undefined && timeoutMs <= 0) return Promise.reject(new TimeoutError(0));
   if (call.aborted) return Promise.reject(call.reason);
   if (timeoutMs === undefined) {
     // Only the call's abort can end it: the attempt runs under the call's cancellation.
-    const work = startAttempt(fn, setup, call, inContext);
+    const info = new Attempt(attempt, className, deadlineMs, undefined, call);
+    const work = startAttempt(fn, info, inContext);
     return call.abortable ? untilAborted(work, call, NO_OP) : work;
   }
   // A cancellation of the attempt's own, which its timer or the call's abort ends.
   const own = call.child();
   const timer = setTimeout(() => own.abort(new TimeoutError(timeoutMs)), timeoutMs);
-  const work = startAttempt(fn, setup, own, inContext);
+  const work = startAttempt(
+    fn,
+    new Attempt(attempt, className, deadlineMs, timeoutMs, own),
+    inContext,
+  );
   return untilAborted(work, own, () => {
     clearTimeout(timer);
     own.release();
@@ -317,18 +308,24 @@ class Attempt implements AttemptInfo {
   readonly className: string;
   readonly deadlineMs: number | undefined;
   readonly timeoutMs: number | undefined;
-  readonly #cancellation: Cancellation;
+  readonly cancellation: Cancellation;
 
-  constructor(setup: AttemptSetup, cancellation: Cancellation) {
-    this.attempt = setup.attempt;
-    this.className = setup.className;
-    this.deadlineMs = setup.deadlineMs;
-    this.timeoutMs = setup.timeoutMs;
-    this.#cancellation = cancellation;
+  constructor(
+    attempt: number,
+    className: string,
+    deadlineMs: number | undefined,
+    timeoutMs: number | undefined,
+    cancellation: Cancellation,
+  ) {
+    this.attempt = attempt;
+    this.className = className;
+    this.deadlineMs = deadlineMs;
+    this.timeoutMs = timeoutMs;
+    this.cancellation = cancellation;
   }
 
   get signal(): AbortSignal {
-    return this.#cancellation.signal;
+    return this.cancellation.signal;
   }
 }
 
@@ -339,11 +336,10 @@ class Attempt implements AttemptInfo {
  */
 function startAttempt<T>(
   fn: (info: AttemptInfo, cancellation: Cancellation) => Promise<T>,
-  setup: AttemptSetup,
-  cancellation: Cancellation,
+  info: Attempt,
   inContext: boolean,
 ): Promise<T> {
-  const info = new Attempt(setup, cancellation);
+  const { cancellation } = info;
   try {
     if (!inContext) return fn(info, cancellation);
     return runWithContext(

@@ -238,6 +238,51 @@ describe('difftryFetch: abort', () => {
   });
 });
 
+describe('difftryFetch: attempt signals', () => {
+  /** A fetch that records the signal of each attempt and answers 503. */
+  function signalFetch(): { fetch: FetchFunction; signals: Array<AbortSignal | null | undefined> } {
+    const signals: Array<AbortSignal | null | undefined> = [];
+    return {
+      signals,
+      fetch: async (_input, init) => {
+        signals.push(init?.signal);
+        return new Response('busy', { status: 503 });
+      },
+    };
+  }
+
+  it('gives an attempt nothing can abort no signal at all (never one shared by every fetch)', async () => {
+    const recorder = signalFetch();
+    const fetchWithRetries = difftryFetch({ ...base, fetch: recorder.fetch });
+    await fetchWithRetries('http://orders/', { headers: { 'x-priority': 'high' } });
+    await fetchWithRetries('http://orders/');
+    expect(recorder.signals).toHaveLength(8);
+    expect(recorder.signals.every((signal) => signal === undefined)).toBe(true);
+  });
+
+  it("passes the caller's own signal without a per-try timeout, a fresh one per attempt with it", async () => {
+    const caller = new AbortController();
+    const plain = signalFetch();
+    await difftryFetch({ ...base, fetch: plain.fetch })('http://orders/', {
+      signal: caller.signal,
+    });
+    expect(plain.signals).toEqual([caller.signal, caller.signal]);
+
+    const timed = signalFetch();
+    await difftryFetch({ ...base, fetch: timed.fetch, timeout: fixedTimeout(1000) })(
+      'http://orders/',
+      { signal: caller.signal },
+    );
+    expect(timed.signals).toHaveLength(2);
+    expect(timed.signals[0]).toBeInstanceOf(AbortSignal);
+    expect(timed.signals[0]).not.toBe(timed.signals[1]);
+    expect(timed.signals[0]).not.toBe(caller.signal);
+    caller.abort(new Error('late'));
+    // The attempts are over: their signals no longer follow the caller's.
+    expect(timed.signals[0]?.aborted).toBe(false);
+  });
+});
+
 describe('difftryFetch: bodies', () => {
   const twoMegabytes = bytes(2 * 1024 * 1024);
   const hash = sha256(twoMegabytes);
