@@ -11,6 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
 import type { NetworkReport } from '../src/model/network/NetworkReport.js';
+import { fractionChartSvg } from '../src/report/fractionChart.js';
 import { replicateNetwork } from '../src/sim/network/replicateNetwork.js';
 import { builtinExample, parseNetwork, toNetworkModel } from '../src/spec/index.js';
 
@@ -184,113 +185,48 @@ writeFileSync(new URL('../docs/figure5.csv', import.meta.url), `${csv.join('\n')
 // SVG: routing form, rejection against γ_low.
 
 function svgChart(form: string, title: string): string {
-  const W = 720;
-  const H = 440;
-  const left = 64;
-  const right = 190;
-  const top = 48;
-  const bottom = 58;
-  const plotW = W - left - right;
-  const plotH = H - top - bottom;
-  const xMin = 50;
-  const xMax = 250;
-  const x = (v: number) => left + ((v - xMin) / (xMax - xMin)) * plotW;
-  const y = (v: number) => top + (1 - Math.min(1, Math.max(0, v))) * plotH;
-  const n = (v: number) => v.toFixed(1);
-  const out: string[] = [];
-  out.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="Helvetica, Arial, sans-serif" font-size="12">`,
-    `<rect width="${W}" height="${H}" fill="#ffffff"/>`,
-    `<text x="${left + plotW / 2}" y="24" text-anchor="middle" font-size="15" font-weight="bold">${title}</text>`,
-  );
-  // Grid and ticks.
-  for (let t = 0; t <= 10; t++) {
-    const v = t / 10;
-    const yy = n(y(v));
-    out.push(
-      `<line x1="${left}" y1="${yy}" x2="${left + plotW}" y2="${yy}" stroke="${t % 5 === 0 ? '#cccccc' : '#eeeeee'}"/>`,
-      `<line x1="${left - 5}" y1="${yy}" x2="${left}" y2="${yy}" stroke="#333333"/>`,
-    );
-    if (t % 2 === 0) {
-      out.push(`<text x="${left - 8}" y="${n(y(v) + 4)}" text-anchor="end">${v.toFixed(1)}</text>`);
-    }
-  }
-  for (const g of GAMMA_LOWS) {
-    const xx = n(x(g));
-    out.push(
-      `<line x1="${xx}" y1="${top}" x2="${xx}" y2="${top + plotH}" stroke="#eeeeee"/>`,
-      `<line x1="${xx}" y1="${top + plotH}" x2="${xx}" y2="${top + plotH + 5}" stroke="#333333"/>`,
-      `<text x="${xx}" y="${top + plotH + 19}" text-anchor="middle">${g}</text>`,
-    );
-  }
-  out.push(
-    `<rect x="${left}" y="${top}" width="${plotW}" height="${plotH}" fill="none" stroke="#333333"/>`,
-    `<text x="${left + plotW / 2}" y="${H - 14}" text-anchor="middle" font-size="13">γ_low (requests/s); γ_high = ${GAMMA_HIGH}</text>`,
-    `<text transform="translate(18 ${top + plotH / 2}) rotate(-90)" text-anchor="middle" font-size="13">end-to-end rejection</text>`,
-  );
-  // Series.
+  // DiffTry solid with round markers, uniform dashed with square ones, set apart by 6 px.
+  const difftry = { dx: -3 } as const;
+  const uniform = { dash: '6 4', marker: 'square', dx: 3 } as const;
   const series = [
-    { k: '5/1', cls: 'high', color: '#1f77b4', dash: '', label: 'high, k = (5, 1)', dx: -3 },
-    { k: '5/1', cls: 'low', color: '#ff7f0e', dash: '', label: 'low, k = (5, 1)', dx: -3 },
-    { k: '5/5', cls: 'high', color: '#1f77b4', dash: '6 4', label: 'high, k = (5, 5)', dx: 3 },
-    { k: '5/5', cls: 'low', color: '#ff7f0e', dash: '6 4', label: 'low, k = (5, 5)', dx: 3 },
+    { k: '5/1', cls: 'high', label: 'high, k = (5, 1)', color: '#1f77b4', ...difftry },
+    { k: '5/1', cls: 'low', label: 'low, k = (5, 1)', color: '#ff7f0e', ...difftry },
+    { k: '5/5', cls: 'high', label: 'high, k = (5, 5)', color: '#1f77b4', ...uniform },
+    { k: '5/5', cls: 'low', label: 'low, k = (5, 5)', color: '#ff7f0e', ...uniform },
   ] as const;
-  const marker = (k: string, cx: number, cy: number, color: string) =>
-    k === '5/1'
-      ? `<circle cx="${n(cx)}" cy="${n(cy)}" r="4" fill="${color}" stroke="#ffffff" stroke-width="1"/>`
-      : `<rect x="${n(cx - 4)}" y="${n(cy - 4)}" width="8" height="8" fill="#ffffff" stroke="${color}" stroke-width="2"/>`;
-  for (const s of series) {
-    const points = GAMMA_LOWS.map((g) => find(form, s.k, g, s.cls)).filter(
-      (r): r is Row => r !== undefined,
-    );
-    const line = points
-      .filter((r) => Number.isFinite(r.predRejection))
-      .map((r) => `${n(x(r.gammaLow))},${n(y(r.predRejection))}`)
-      .join(' ');
-    out.push(
-      `<polyline points="${line}" fill="none" stroke="${s.color}" stroke-width="2"${s.dash ? ` stroke-dasharray="${s.dash}"` : ''}/>`,
-    );
-    for (const r of points) {
-      if (!Number.isFinite(r.simRejection)) continue;
-      const cx = x(r.gammaLow) + s.dx;
-      if (Number.isFinite(r.simRejectionCi95)) {
-        const y1 = y(r.simRejection - r.simRejectionCi95);
-        const y2 = y(r.simRejection + r.simRejectionCi95);
-        out.push(
-          `<line x1="${n(cx)}" y1="${n(y1)}" x2="${n(cx)}" y2="${n(y2)}" stroke="${s.color}" stroke-width="1.5"/>`,
-          `<line x1="${n(cx - 3)}" y1="${n(y1)}" x2="${n(cx + 3)}" y2="${n(y1)}" stroke="${s.color}" stroke-width="1.5"/>`,
-          `<line x1="${n(cx - 3)}" y1="${n(y2)}" x2="${n(cx + 3)}" y2="${n(y2)}" stroke="${s.color}" stroke-width="1.5"/>`,
-        );
-      }
-      out.push(marker(s.k, cx, y(r.simRejection), s.color));
-    }
-  }
-  // Legend.
-  const lx = left + plotW + 16;
-  let ly = top + 8;
-  out.push(`<text x="${lx}" y="${ly + 4}" font-weight="bold">Series</text>`);
-  ly += 22;
-  for (const s of series) {
-    out.push(
-      `<line x1="${lx}" y1="${ly}" x2="${lx + 30}" y2="${ly}" stroke="${s.color}" stroke-width="2"${s.dash ? ` stroke-dasharray="${s.dash}"` : ''}/>`,
-      marker(s.k, lx + 15, ly, s.color),
-      `<text x="${lx + 38}" y="${ly + 4}">${s.label}</text>`,
-    );
-    ly += 22;
-  }
-  ly += 10;
-  out.push(
-    `<text x="${lx}" y="${ly}" fill="#444444">lines: predicted</text>`,
-    `<text x="${lx}" y="${ly + 18}" fill="#444444">markers: simulated,</text>`,
-    `<text x="${lx}" y="${ly + 34}" fill="#444444">bars: 95 % CI</text>`,
-    `<text x="${lx}" y="${ly + 58}" fill="#666666" font-size="11">${REPLICATIONS} × ${DURATION} s each,</text>`,
-    `<text x="${lx}" y="${ly + 73}" fill="#666666" font-size="11">warm-up ${WARMUP} s, retry delay</text>`,
-    `<text x="${lx}" y="${ly + 88}" fill="#666666" font-size="11">random, mean ${BACKOFF.meanMs} ms</text>`,
-    `<text x="${lx}" y="${ly + 112}" fill="#666666" font-size="11">frontend μ = 143,</text>`,
-    `<text x="${lx}" y="${ly + 127}" fill="#666666" font-size="11">ρ = 0.7 … 2.1</text>`,
-  );
-  out.push('</svg>');
-  return `${out.join('\n')}\n`;
+  const note = (text: string, dy: number) => ({ text, dy, color: '#444444' });
+  const smallNote = (text: string, dy: number) => ({ text, dy, color: '#666666', fontSize: 11 });
+  return fractionChartSvg({
+    title,
+    xLabel: `γ_low (requests/s); γ_high = ${GAMMA_HIGH}`,
+    yLabel: 'end-to-end rejection',
+    width: 720,
+    height: 440,
+    legendWidth: 190,
+    xTicks: GAMMA_LOWS,
+    tickMarks: true,
+    barCap: 3,
+    series: series.map(({ k, cls, ...style }) => {
+      const own = GAMMA_LOWS.map((g) => find(form, k, g, cls)).filter(
+        (r): r is Row => r !== undefined,
+      );
+      return {
+        ...style,
+        lines: [{ points: own.map((r) => ({ x: r.gammaLow, y: r.predRejection })) }],
+        points: own.map((r) => ({ x: r.gammaLow, y: r.simRejection, ci95: r.simRejectionCi95 })),
+      };
+    }),
+    notes: [
+      note('lines: predicted', 10),
+      note('markers: simulated,', 18),
+      note('bars: 95 % CI', 16),
+      smallNote(`${REPLICATIONS} × ${DURATION} s each,`, 24),
+      smallNote(`warm-up ${WARMUP} s, retry delay`, 15),
+      smallNote(`random, mean ${BACKOFF.meanMs} ms`, 15),
+      smallNote('frontend μ = 143,', 24),
+      smallNote('ρ = 0.7 … 2.1', 15),
+    ],
+  });
 }
 
 writeFileSync(

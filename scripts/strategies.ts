@@ -16,10 +16,15 @@ import type { BackoffDescription } from '../src/model/backoff/BackoffDescription
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
 import { RATIO_BUDGET_DEFAULTS } from '../src/policy/budget/index.js';
+import {
+  type ChartPanel,
+  type ChartSeries,
+  niceAxis,
+  panelChartSvg,
+} from '../src/report/panelChart.js';
 import { replicateNetwork } from '../src/sim/network/replicateNetwork.js';
 import { NETWORK_STRATEGIES, type NetworkStrategy } from '../src/sim/network/strategy.js';
 import { builtinExample, parseNetwork, toNetworkModel } from '../src/spec/index.js';
-import { type ChartPanel, type ChartSeries, niceAxis, panelChartSvg } from './lib/panelChart.js';
 import { csvLine, fixed, percent, percentPlusMinus, plusMinus } from './lib/reportFormat.js';
 
 const REPLICATIONS = 10;

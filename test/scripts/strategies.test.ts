@@ -1,7 +1,6 @@
 // The pure helpers behind scripts/strategies.ts (docs/strategies.*): number and CSV formatting,
 // and the panel chart's axes and SVG.
 import { describe, expect, it } from 'vitest';
-import { escapeXml, niceAxis, panelChartSvg } from '../../scripts/lib/panelChart.js';
 import {
   csvCell,
   csvLine,
@@ -10,6 +9,8 @@ import {
   percentPlusMinus,
   plusMinus,
 } from '../../scripts/lib/reportFormat.js';
+import { escapeXml } from '../../src/report/escapeXml.js';
+import { niceAxis, panelChartSvg } from '../../src/report/panelChart.js';
 
 describe('reportFormat', () => {
   it('formats numbers, and n/a for what is not a finite number', () => {

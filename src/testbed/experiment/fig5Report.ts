@@ -1,5 +1,6 @@
 import { describeBackoff } from '../../model/backoff/describeBackoff.js';
 import type { NetworkReport } from '../../model/network/NetworkReport.js';
+import { fractionChartSvg } from '../../report/fractionChart.js';
 import type { Fig5Result, Fig5Run } from './fig5.js';
 import { type Fig5Row, fig5DiscardedRows, fig5Rows, fig5Summary } from './fig5Summary.js';
 import { batchCount } from './measureTestbed.js';
@@ -280,107 +281,28 @@ export function fig5Markdown(
 export function fig5Svg(result: Fig5Result): string {
   const { setup } = result;
   const rows = fig5Rows(result);
-  const W = 760;
-  const H = 460;
-  const left = 64;
-  const right = 210;
-  const top = 48;
-  const bottom = 58;
-  const plotW = W - left - right;
-  const plotH = H - top - bottom;
-  const xs = setup.gammaLows;
-  const xMin = Math.min(...xs);
-  const xMax = Math.max(...xs);
-  const x = (v: number) => left + (xMax > xMin ? ((v - xMin) / (xMax - xMin)) * plotW : plotW / 2);
-  const y = (v: number) => top + (1 - Math.min(1, Math.max(0, v))) * plotH;
-  const n = (v: number) => v.toFixed(1);
-  const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="Helvetica, Arial, sans-serif" font-size="12">`,
-    `<rect width="${W}" height="${H}" fill="#ffffff"/>`,
-    `<text x="${left + plotW / 2}" y="24" text-anchor="middle" font-size="15" font-weight="bold">Figure 5 on the live testbed (${escapeXml(setup.networkName)}, ${setup.entry} bottleneck)</text>`,
-  ];
-  for (let t = 0; t <= 10; t++) {
-    const v = t / 10;
-    out.push(
-      `<line x1="${left}" y1="${n(y(v))}" x2="${left + plotW}" y2="${n(y(v))}" stroke="${t % 5 === 0 ? '#cccccc' : '#eeeeee'}"/>`,
-    );
-    if (t % 2 === 0) {
-      out.push(`<text x="${left - 8}" y="${n(y(v) + 4)}" text-anchor="end">${v.toFixed(1)}</text>`);
-    }
-  }
-  for (const g of xs) {
-    out.push(
-      `<line x1="${n(x(g))}" y1="${top}" x2="${n(x(g))}" y2="${top + plotH}" stroke="#eeeeee"/>`,
-      `<text x="${n(x(g))}" y="${top + plotH + 19}" text-anchor="middle">${g}</text>`,
-    );
-  }
-  out.push(
-    `<rect x="${left}" y="${top}" width="${plotW}" height="${plotH}" fill="none" stroke="#333333"/>`,
-    `<text x="${left + plotW / 2}" y="${H - 14}" text-anchor="middle" font-size="13">γ_low (file units; × ${setup.scale} on the testbed); γ_high = ${setup.gammaHigh}</text>`,
-    `<text transform="translate(18 ${top + plotH / 2}) rotate(-90)" text-anchor="middle" font-size="13">end-to-end rejection</text>`,
-  );
   const colors = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728'];
   const classes = [...new Set(rows.map((r) => r.className))];
+  // The first limit (DiffTry) solid with round markers, the others dashed with square ones.
   const series = setup.limits.flatMap((limit, li) =>
-    classes.map((className, ci) => ({
-      limit,
-      className,
-      color: colors[ci % colors.length] as string,
-      dash: li === 0 ? '' : '6 4',
-      square: li > 0,
-      dx: li === 0 ? -3 : 3,
-    })),
+    classes.map((className, ci) => {
+      const own = rows
+        .filter((r) => r.k === limit.key && r.className === className)
+        .sort((a, b) => a.gammaLow - b.gammaLow);
+      const line = (value: (r: Fig5Row) => number) =>
+        own.map((r) => ({ x: r.gammaLow, y: value(r) }));
+      return {
+        label: `${className}, k = ${kLabel(limit.key)}`,
+        color: colors[ci % colors.length] as string,
+        ...(li === 0 ? { dx: -3 } : { dash: '6 4', marker: 'square' as const, dx: 3 }),
+        lines: [
+          { points: line((r) => r.predictedCalls) },
+          { points: line((r) => r.predictedRouting), strokeWidth: 1, dash: '1 3' },
+        ],
+        points: own.map((r) => ({ x: r.gammaLow, y: r.measured, ci95: r.measuredCi95 })),
+      };
+    }),
   );
-  const marker = (square: boolean, cx: number, cy: number, color: string) =>
-    square
-      ? `<rect x="${n(cx - 4)}" y="${n(cy - 4)}" width="8" height="8" fill="#ffffff" stroke="${color}" stroke-width="2"/>`
-      : `<circle cx="${n(cx)}" cy="${n(cy)}" r="4" fill="${color}" stroke="#ffffff" stroke-width="1"/>`;
-  const polyline = (points: string, color: string, width: number, dash: string) =>
-    `<polyline points="${points}" fill="none" stroke="${color}" stroke-width="${width}"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`;
-  for (const s of series) {
-    const own = rows
-      .filter((r) => r.k === s.limit.key && r.className === s.className)
-      .sort((a, b) => a.gammaLow - b.gammaLow);
-    const line = (value: (r: Fig5Row) => number) =>
-      own
-        .filter((r) => Number.isFinite(value(r)))
-        .map((r) => `${n(x(r.gammaLow))},${n(y(value(r)))}`)
-        .join(' ');
-    out.push(
-      polyline(
-        line((r) => r.predictedCalls),
-        s.color,
-        2,
-        s.dash,
-      ),
-    );
-    const routing = line((r) => r.predictedRouting);
-    if (routing !== '') out.push(polyline(routing, s.color, 1, '1 3'));
-    for (const r of own) {
-      if (!Number.isFinite(r.measured)) continue;
-      const cx = x(r.gammaLow) + s.dx;
-      if (Number.isFinite(r.measuredCi95)) {
-        const y1 = y(r.measured - r.measuredCi95);
-        const y2 = y(r.measured + r.measuredCi95);
-        out.push(
-          `<line x1="${n(cx)}" y1="${n(y1)}" x2="${n(cx)}" y2="${n(y2)}" stroke="${s.color}" stroke-width="1.5"/>`,
-        );
-      }
-      out.push(marker(s.square, cx, y(r.measured), s.color));
-    }
-  }
-  const lx = left + plotW + 16;
-  let ly = top + 8;
-  out.push(`<text x="${lx}" y="${ly + 4}" font-weight="bold">Series</text>`);
-  ly += 22;
-  for (const s of series) {
-    out.push(
-      `<line x1="${lx}" y1="${ly}" x2="${lx + 30}" y2="${ly}" stroke="${s.color}" stroke-width="2"${s.dash ? ` stroke-dasharray="${s.dash}"` : ''}/>`,
-      marker(s.square, lx + 15, ly, s.color),
-      `<text x="${lx + 38}" y="${ly + 4}">${escapeXml(s.className)}, k = ${kLabel(s.limit.key)}</text>`,
-    );
-    ly += 22;
-  }
   const notes = [
     'lines: predicted, call graph,',
     'calibrated capacities',
@@ -390,15 +312,15 @@ export function fig5Svg(result: Fig5Result): string {
     `retry delay ${setup.backoff.kind === 'random' ? `random, mean ${setup.backoff.meanMs} ms` : setup.backoff.kind}`,
     setup.sidecars ? 'through DiffTry sidecars' : 'in-process retries',
   ];
-  ly += 8;
-  for (const note of notes) {
-    out.push(`<text x="${lx}" y="${ly}" fill="#555555" font-size="11">${escapeXml(note)}</text>`);
-    ly += 16;
-  }
-  out.push('</svg>');
-  return `${out.join('\n')}\n`;
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return fractionChartSvg({
+    title: `Figure 5 on the live testbed (${setup.networkName}, ${setup.entry} bottleneck)`,
+    xLabel: `γ_low (file units; × ${setup.scale} on the testbed); γ_high = ${setup.gammaHigh}`,
+    yLabel: 'end-to-end rejection',
+    width: 760,
+    height: 460,
+    legendWidth: 210,
+    xTicks: setup.gammaLows,
+    series,
+    notes: notes.map((text, i) => ({ text, dy: i === 0 ? 8 : 16, fontSize: 11 })),
+  });
 }

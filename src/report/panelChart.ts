@@ -1,27 +1,24 @@
 /**
- * A small SVG line chart in panels (small multiples) for the generated docs: every panel shares
- * the x axis and the series legend, each has its own y axis from 0. No dependencies; the output is
- * deterministic text, so a re-run that changes no figure changes no byte.
+ * A line chart in panels (small multiples) for the generated docs: every panel shares the x axis
+ * and the series legend, each has its own y axis from 0, the legend and notes run below.
+ * docs/strategies.svg is one.
  */
+import { escapeXml } from './escapeXml.js';
+import {
+  type ChartPoint,
+  errorBarSvg,
+  legendEntrySvg,
+  type MarkerSize,
+  markerSvg,
+  polylineSvg,
+  type SeriesStyle,
+} from './seriesMarks.js';
+import { px, svgDocument } from './svgDocument.js';
 
 /** A series as the legend shows it; panels refer to it by `key`. */
-export interface ChartSeries {
+export interface ChartSeries extends SeriesStyle {
   readonly key: string;
   readonly label: string;
-  readonly color: string;
-  /** `stroke-dasharray` of its line; default solid. */
-  readonly dash?: string;
-  /** Default 2. */
-  readonly strokeWidth?: number;
-  /** Default `circle`. */
-  readonly marker?: 'circle' | 'square' | 'diamond' | 'triangle' | 'none';
-}
-
-/** A point; `ci95`, when finite, draws a bar from y − ci95 to y + ci95. */
-export interface ChartPoint {
-  readonly x: number;
-  readonly y: number;
-  readonly ci95?: number;
 }
 
 /** One panel: a title, a y axis and lines of the chart's series. */
@@ -32,6 +29,7 @@ export interface ChartPanel {
   readonly yMax?: number;
   /** Tick labels; default the tick value with as many decimals as the step needs. */
   readonly yTickFormat?: (value: number) => string;
+  /** Each a polyline through its finite points, a marker on each, and bars where `ci95` > 0. */
   readonly lines: readonly { readonly series: string; readonly points: readonly ChartPoint[] }[];
 }
 
@@ -82,15 +80,6 @@ function decimals(step: number): number {
   return 6;
 }
 
-/** `text` with the XML special characters escaped. */
-export function escapeXml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;');
-}
-
 const PANEL_WIDTH = 290;
 const PANEL_HEIGHT = 200;
 const PANEL_LEFT = 58;
@@ -101,12 +90,14 @@ const OUTER = 16;
 const TITLE_HEIGHT = 40;
 const LEGEND_COLUMNS = 3;
 const LEGEND_ENTRY_WIDTH = 320;
+const LEGEND_KEY_LENGTH = 32;
 const LEGEND_ROW_HEIGHT = 22;
 const NOTE_HEIGHT = 16;
+const MARKER: MarkerSize = { radius: 3.5, outline: 1.8 };
+const ERROR_BAR_WIDTH = 1.2;
 
 /** The chart as an SVG document. */
 export function panelChartSvg(chart: PanelChart): string {
-  const n = (v: number) => v.toFixed(1);
   const seriesByKey = new Map(chart.series.map((s) => [s.key, s]));
   const cellWidth = PANEL_LEFT + PANEL_WIDTH + PANEL_RIGHT;
   const cellHeight = PANEL_TOP + PANEL_HEIGHT + PANEL_BOTTOM;
@@ -123,29 +114,8 @@ export function panelChartSvg(chart: PanelChart): string {
   const xFirst = chart.xTicks[0] ?? 0;
   const xLast = chart.xTicks[chart.xTicks.length - 1] ?? 1;
   const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${n(height)}" viewBox="0 0 ${width} ${n(height)}" font-family="Helvetica, Arial, sans-serif" font-size="12">`,
-    `<rect width="${width}" height="${n(height)}" fill="#ffffff"/>`,
     `<text x="${width / 2}" y="26" text-anchor="middle" font-size="16" font-weight="bold">${escapeXml(chart.title)}</text>`,
   ];
-
-  const marker = (s: ChartSeries, cx: number, cy: number): string => {
-    const kind = s.marker ?? 'circle';
-    const [x, y] = [n(cx), n(cy)];
-    switch (kind) {
-      case 'none':
-        return '';
-      case 'circle':
-        return `<circle cx="${x}" cy="${y}" r="3.5" fill="${s.color}" stroke="#ffffff" stroke-width="1"/>`;
-      case 'square':
-        return `<rect x="${n(cx - 3.5)}" y="${n(cy - 3.5)}" width="7" height="7" fill="#ffffff" stroke="${s.color}" stroke-width="1.8"/>`;
-      case 'diamond':
-        return `<path d="M${x} ${n(cy - 4.5)}L${n(cx + 4.5)} ${y}L${x} ${n(cy + 4.5)}L${n(cx - 4.5)} ${y}Z" fill="${s.color}" stroke="#ffffff" stroke-width="1"/>`;
-      case 'triangle':
-        return `<path d="M${x} ${n(cy - 4.5)}L${n(cx + 4.5)} ${n(cy + 3.5)}L${n(cx - 4.5)} ${n(cy + 3.5)}Z" fill="#ffffff" stroke="${s.color}" stroke-width="1.8"/>`;
-    }
-  };
-  const stroke = (s: ChartSeries) =>
-    `stroke="${s.color}" stroke-width="${s.strokeWidth ?? 2}"${s.dash ? ` stroke-dasharray="${s.dash}"` : ''}`;
 
   chart.panels.forEach((panel, index) => {
     const left = OUTER + (index % chart.columns) * cellWidth + PANEL_LEFT;
@@ -165,18 +135,18 @@ export function panelChartSvg(chart: PanelChart): string {
     const y = (v: number) => top + (1 - Math.min(1, Math.max(0, v / yMax))) * PANEL_HEIGHT;
 
     out.push(
-      `<text x="${n(left + PANEL_WIDTH / 2)}" y="${n(top - 10)}" text-anchor="middle" font-size="13" font-weight="bold">${escapeXml(panel.title)}</text>`,
+      `<text x="${px(left + PANEL_WIDTH / 2)}" y="${px(top - 10)}" text-anchor="middle" font-size="13" font-weight="bold">${escapeXml(panel.title)}</text>`,
     );
     for (let v = 0; v <= yMax + 1e-9; v = round(v + axis.step)) {
-      const yy = n(y(v));
+      const yy = px(y(v));
       out.push(
         `<line x1="${left}" y1="${yy}" x2="${left + PANEL_WIDTH}" y2="${yy}" stroke="#e6e6e6"/>`,
         `<line x1="${left - 4}" y1="${yy}" x2="${left}" y2="${yy}" stroke="#333333"/>`,
-        `<text x="${left - 7}" y="${n(y(v) + 4)}" text-anchor="end">${escapeXml(format(v))}</text>`,
+        `<text x="${left - 7}" y="${px(y(v) + 4)}" text-anchor="end">${escapeXml(format(v))}</text>`,
       );
     }
     for (const t of chart.xTicks) {
-      const xx = n(x(t));
+      const xx = px(x(t));
       out.push(
         `<line x1="${xx}" y1="${top}" x2="${xx}" y2="${top + PANEL_HEIGHT}" stroke="#f0f0f0"/>`,
         `<line x1="${xx}" y1="${top + PANEL_HEIGHT}" x2="${xx}" y2="${top + PANEL_HEIGHT + 4}" stroke="#333333"/>`,
@@ -185,25 +155,26 @@ export function panelChartSvg(chart: PanelChart): string {
     }
     out.push(
       `<rect x="${left}" y="${top}" width="${PANEL_WIDTH}" height="${PANEL_HEIGHT}" fill="none" stroke="#333333"/>`,
-      `<text x="${n(left + PANEL_WIDTH / 2)}" y="${top + PANEL_HEIGHT + 36}" text-anchor="middle">${escapeXml(chart.xLabel)}</text>`,
-      `<text transform="translate(${left - 44} ${n(top + PANEL_HEIGHT / 2)}) rotate(-90)" text-anchor="middle">${escapeXml(panel.yLabel)}</text>`,
+      `<text x="${px(left + PANEL_WIDTH / 2)}" y="${top + PANEL_HEIGHT + 36}" text-anchor="middle">${escapeXml(chart.xLabel)}</text>`,
+      `<text transform="translate(${left - 44} ${px(top + PANEL_HEIGHT / 2)}) rotate(-90)" text-anchor="middle">${escapeXml(panel.yLabel)}</text>`,
     );
     for (const line of panel.lines) {
       const s = seriesByKey.get(line.series);
       if (s === undefined) throw new RangeError(`panel "${panel.title}": no series ${line.series}`);
       const points = line.points.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
-      if (points.length > 1) {
-        const path = points.map((p) => `${n(x(p.x))},${n(y(p.y))}`).join(' ');
-        out.push(`<polyline points="${path}" fill="none" ${stroke(s)}/>`);
-      }
+      if (points.length > 1)
+        out.push(
+          polylineSvg(
+            s,
+            points.map((p) => [x(p.x), y(p.y)]),
+          ),
+        );
       for (const p of points) {
         const cx = x(p.x);
         if (p.ci95 !== undefined && Number.isFinite(p.ci95) && p.ci95 > 0) {
-          out.push(
-            `<line x1="${n(cx)}" y1="${n(y(p.y - p.ci95))}" x2="${n(cx)}" y2="${n(y(p.y + p.ci95))}" stroke="${s.color}" stroke-width="1.2"/>`,
-          );
+          out.push(...errorBarSvg(s, cx, y(p.y - p.ci95), y(p.y + p.ci95), ERROR_BAR_WIDTH));
         }
-        out.push(marker(s, cx, y(p.y)));
+        out.push(markerSvg(s, cx, y(p.y), MARKER));
       }
     }
   });
@@ -211,11 +182,7 @@ export function panelChartSvg(chart: PanelChart): string {
   chart.series.forEach((s, index) => {
     const lx = OUTER + 10 + (index % LEGEND_COLUMNS) * LEGEND_ENTRY_WIDTH;
     const ly = legendTop + Math.floor(index / LEGEND_COLUMNS) * LEGEND_ROW_HEIGHT + 10;
-    out.push(
-      `<line x1="${lx}" y1="${ly}" x2="${lx + 32}" y2="${ly}" ${stroke(s)}/>`,
-      marker(s, lx + 16, ly),
-      `<text x="${lx + 40}" y="${ly + 4}">${escapeXml(s.label)}</text>`,
-    );
+    out.push(...legendEntrySvg(s, s.label, lx, ly, LEGEND_KEY_LENGTH, MARKER));
   });
   notes.forEach((note, index) => {
     const ny = legendTop + legendRows * LEGEND_ROW_HEIGHT + 8 + index * NOTE_HEIGHT + 10;
@@ -223,6 +190,5 @@ export function panelChartSvg(chart: PanelChart): string {
       `<text x="${OUTER + 10}" y="${ny}" fill="#555555" font-size="11">${escapeXml(note)}</text>`,
     );
   });
-  out.push('</svg>');
-  return `${out.filter((line) => line !== '').join('\n')}\n`;
+  return svgDocument(String(width), px(height), out);
 }
