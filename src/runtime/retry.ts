@@ -280,17 +280,14 @@ function runAttempt<T>(
   if (timeoutMs === undefined) {
     // Only the call's abort can end it: the attempt runs under the call's cancellation.
     const info = new Attempt(attempt, className, deadlineMs, undefined, call);
-    const work = startAttempt(fn, info, inContext);
+    const work = startAttempt(fn, info, call, inContext);
     return call.abortable ? untilAborted(work, call, NO_OP) : work;
   }
   // A cancellation of the attempt's own, which its timer or the call's abort ends.
   const own = call.child();
   const timer = setTimeout(() => own.abort(new TimeoutError(timeoutMs)), timeoutMs);
-  const work = startAttempt(
-    fn,
-    new Attempt(attempt, className, deadlineMs, timeoutMs, own),
-    inContext,
-  );
+  const info = new Attempt(attempt, className, deadlineMs, timeoutMs, own);
+  const work = startAttempt(fn, info, own, inContext);
   return untilAborted(work, own, () => {
     clearTimeout(timer);
     own.release();
@@ -308,7 +305,7 @@ class Attempt implements AttemptInfo {
   readonly className: string;
   readonly deadlineMs: number | undefined;
   readonly timeoutMs: number | undefined;
-  readonly cancellation: Cancellation;
+  readonly #cancellation: Cancellation;
 
   constructor(
     attempt: number,
@@ -321,11 +318,11 @@ class Attempt implements AttemptInfo {
     this.className = className;
     this.deadlineMs = deadlineMs;
     this.timeoutMs = timeoutMs;
-    this.cancellation = cancellation;
+    this.#cancellation = cancellation;
   }
 
   get signal(): AbortSignal {
-    return this.cancellation.signal;
+    return this.#cancellation.signal;
   }
 }
 
@@ -337,9 +334,9 @@ class Attempt implements AttemptInfo {
 function startAttempt<T>(
   fn: (info: AttemptInfo, cancellation: Cancellation) => Promise<T>,
   info: Attempt,
+  cancellation: Cancellation,
   inContext: boolean,
 ): Promise<T> {
-  const { cancellation } = info;
   try {
     if (!inContext) return fn(info, cancellation);
     return runWithContext(

@@ -221,6 +221,36 @@ describe('retry: abort, timeouts, deadline', () => {
     expect(observed).toEqual(['timeout 250', 'timeout 250']);
   });
 
+  it('makes the signal when first read: already aborted if the attempt timed out before', async () => {
+    let late: AbortSignal | undefined;
+    const { error } = await settleRetry(
+      (info) =>
+        new Promise<number>((resolve) => {
+          setTimeout(() => {
+            late = info.signal;
+            resolve(1);
+          }, 400);
+        }),
+      { policy: options, className: 'low', timeout: fixedTimeout(250), retryLimit: 0 },
+    );
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(late?.aborted).toBe(true);
+    expect(late?.reason).toBeInstanceOf(TimeoutError);
+  });
+
+  it("hands an attempt the caller's own signal when only the caller can abort it", async () => {
+    const caller = new AbortController();
+    const seen: AbortSignal[] = [];
+    await settleRetry(
+      async ({ signal }) => {
+        seen.push(signal);
+        return 1;
+      },
+      { policy: options, className: 'low', signal: caller.signal },
+    );
+    expect(seen).toEqual([caller.signal]);
+  });
+
   it('ends the call at its deadline, without a per-try timeout', async () => {
     const fn = vi.fn(() => new Promise<never>(() => {}));
     const { listeners, events } = recorder();
