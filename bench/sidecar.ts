@@ -31,7 +31,12 @@
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, Agent as HttpAgent } from 'node:http';
-import { type AddressInfo, connect, createServer as createNetServer } from 'node:net';
+import {
+  type AddressInfo,
+  connect,
+  createServer as createNetServer,
+  type Server as NetServer,
+} from 'node:net';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -87,6 +92,13 @@ interface Server {
 // ---------------------------------------------------------------------------------------------
 // The server processes.
 
+/** Listens on 127.0.0.1 at a port the system chooses; the server's `http://` URL. */
+async function listenLocally(server: NetServer): Promise<string> {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
 /** Runs one server (`serve ROLE [UPSTREAM_URL]`) until told to stop; reports its URL and CPU. */
 async function serve(role: Role, upstreamUrl: string): Promise<void> {
   let url: string;
@@ -97,9 +109,7 @@ async function serve(role: Role, upstreamUrl: string): Promise<void> {
       response.end(BODY);
     });
     server.keepAliveTimeout = 60_000;
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    url = await listenLocally(server);
     close = async () => {
       server.closeAllConnections();
       server.close();
@@ -141,9 +151,7 @@ async function serve(role: Role, upstreamUrl: string): Promise<void> {
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    url = await listenLocally(server);
     close = async () => {
       server.close();
     };
@@ -156,9 +164,7 @@ async function serve(role: Role, upstreamUrl: string): Promise<void> {
       else response.destroy();
     });
     const server = createServer((request, response) => proxy.web(request, response));
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    url = await listenLocally(server);
     close = async () => {
       server.closeAllConnections();
       server.close();

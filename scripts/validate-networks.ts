@@ -13,6 +13,7 @@ import type { BackoffDescription } from '../src/model/backoff/BackoffDescription
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
 import type { NetworkReport } from '../src/model/network/NetworkReport.js';
+import { nominalLoads } from '../src/model/network/nominalLoads.js';
 import type { ModelName } from '../src/model/phi/Phi.js';
 import { replicateNetwork } from '../src/sim/network/replicateNetwork.js';
 import {
@@ -22,6 +23,7 @@ import {
   generateMuBench,
   type NetworkSpec,
   parseNetwork,
+  scaleToBottleneck,
   toNetworkModel,
 } from '../src/spec/index.js';
 import { withBottleneck } from './lib/hotel.js';
@@ -107,52 +109,6 @@ interface Row {
 
 const LONG: BackoffDescription = { kind: 'random', meanMs: LONG_DELAY_MS };
 const SHORT: BackoffDescription = { kind: 'random', meanMs: SHORT_DELAY_MS };
-
-/**
- * Nominal load per service: the flow with no rejection and no retries over μ. Found by analysing
- * a copy with every capacity a billion times larger (fluid φ, so nothing is rejected).
- */
-function nominalLoads(network: NetworkModel): number[] {
-  const free = analyzeNetwork({
-    ...network,
-    services: network.services.map((s) => ({
-      ...s,
-      capacity: s.capacity * 1e9,
-      model: 'fluid' as const,
-    })),
-  });
-  return network.services.map((s) => {
-    const classes = Object.values(free.services[s.name]?.classes ?? {});
-    return classes.reduce((sum, c) => sum + c.in, 0) / s.capacity;
-  });
-}
-
-/** A generated spec with queues raised to `minQueue` (or all set to `queue`), external arrivals
- * scaled so the most loaded service has nominal load `rho0`. */
-function shape(
-  spec: NetworkSpec,
-  rho0: number,
-  queues: { minQueue?: number; queue?: number },
-): NetworkSpec {
-  const withQueues: NetworkSpec = {
-    ...spec,
-    services: spec.services.map((s) => ({
-      ...s,
-      queue: queues.queue ?? Math.max(queues.minQueue ?? 1, s.queue),
-    })),
-  };
-  const loads = nominalLoads(toNetworkModel(withQueues));
-  const factor = rho0 / Math.max(...loads);
-  return {
-    ...withQueues,
-    services: withQueues.services.map((s) => ({
-      ...s,
-      arrivals: Object.fromEntries(
-        Object.entries(s.arrivals ?? {}).map(([name, rate]) => [name, rate * factor]),
-      ),
-    })),
-  };
-}
 
 /** The same spec with the residual-time correction under `backoff` at every service. */
 function withResidual(spec: NetworkSpec, backoff: BackoffDescription): NetworkSpec {
@@ -281,7 +237,7 @@ for (const limit of HOTEL_LIMITS) {
 const dags = Array.from({ length: GROUP_SIZE }, (_, i) => dagSpec(i));
 const cyclics = Array.from({ length: GROUP_SIZE }, (_, i) => cyclicSpec(i));
 for (const g of [...dags, ...cyclics]) {
-  const spec = shape(g.spec, g.rho0, { minQueue: MIN_QUEUE });
+  const spec = scaleToBottleneck(g.spec, g.rho0, { minQueue: MIN_QUEUE });
   const group: Group = g.kind === 'cyclic' ? 'cyclic' : 'dag';
   cases.push(makeCase(group, `${g.kind}-${g.seed}`, g.kind, g.seed, toNetworkModel(spec), LONG));
 }
@@ -299,15 +255,15 @@ const hardBase = [
 ];
 for (const g of hardBase) {
   if (g === undefined) continue;
-  const near = shape(g.spec, 1, { minQueue: MIN_QUEUE });
+  const near = scaleToBottleneck(g.spec, 1, { minQueue: MIN_QUEUE });
   cases.push(
     makeCase('near-1', `${g.kind}-${g.seed} ρ₀=1`, g.kind, g.seed, toNetworkModel(near), LONG),
   );
-  const small = shape(g.spec, g.rho0, { queue: SMALL_QUEUE });
+  const small = scaleToBottleneck(g.spec, g.rho0, { queue: SMALL_QUEUE });
   cases.push(
     makeCase('small-m', `${g.kind}-${g.seed} m=5`, g.kind, g.seed, toNetworkModel(small), LONG),
   );
-  const short = shape(g.spec, g.rho0, { minQueue: MIN_QUEUE });
+  const short = scaleToBottleneck(g.spec, g.rho0, { minQueue: MIN_QUEUE });
   cases.push(
     makeCase(
       'short-delay',
@@ -349,7 +305,7 @@ for (const gammaLow of [93, 250] as const) {
 const CALLS_SHORT: readonly number[] = [1, 2, 3, 5];
 for (let i = 0; i < 8; i++) {
   const g = dagSpec(i, 'calls');
-  const spec = shape(g.spec, g.rho0, { minQueue: MIN_QUEUE });
+  const spec = scaleToBottleneck(g.spec, g.rho0, { minQueue: MIN_QUEUE });
   const network = toNetworkModel(spec);
   cases.push(makeCase('calls', `${g.kind}-${g.seed} calls`, g.kind, g.seed, network, LONG));
   if (CALLS_SHORT.includes(i)) {

@@ -24,10 +24,12 @@ export type {
 } from './network/NetworkModel.js';
 export type {
   EndToEndAnalysis,
+  NetworkLoad,
   NetworkReport,
   ServiceAnalysis,
   ServiceClassAnalysis,
 } from './network/NetworkReport.js';
+export { nominalLoads } from './network/nominalLoads.js';
 export { type CallSolution, type CallSolveOptions, solveCalls } from './network/solveCalls.js';
 export {
   INNER_TOLERANCE,

@@ -3,8 +3,9 @@ import type { RetryPolicy } from '../policy/retry/RetryPolicy.js';
 import { runWithContext } from './context.js';
 import { parseRemainingMs } from './remainingTime.js';
 
-/** What the server helpers need of a policy: its class header and how it resolves a class. */
-export type ClassResolver = Pick<RetryPolicy, 'header' | 'classify'>;
+/** What the server helpers need of a policy: class header, class resolution and clock. */
+export type ClassResolver = Pick<RetryPolicy, 'header' | 'classify'> &
+  Partial<Pick<RetryPolicy, 'clock'>>;
 
 /**
  * The class of an inbound request from its class header (`policy.header`), for a service that
@@ -92,6 +93,8 @@ export function withRequestContext<Req extends IncomingMessage, Res extends Serv
     throw new TypeError(`edge should be a function of the request, got ${typeof edge}`);
   }
   const deadlineHeader = options.deadlineHeader?.toLowerCase();
+  // The deadline is on the policy's clock, the one `retry()` compares it with.
+  const clock = policy.clock ?? Date.now;
   return (req, res) => {
     const trusted = typeof trustHeader === 'function' ? trustHeader(req) : trustHeader;
     let className: string;
@@ -101,7 +104,8 @@ export function withRequestContext<Req extends IncomingMessage, Res extends Serv
       removeHeader(req, policy.header);
       className = policy.classify(edge?.(req));
     }
-    const deadlineMs = deadlineHeader === undefined ? undefined : readDeadline(req, deadlineHeader);
+    const deadlineMs =
+      deadlineHeader === undefined ? undefined : readDeadline(req, deadlineHeader, clock);
     return runWithContext(
       deadlineMs === undefined ? { className } : { className, deadlineMs },
       () => handler(req, res),
@@ -118,9 +122,9 @@ function removeHeader(req: IncomingMessage, name: string): void {
   }
 }
 
-/** The absolute deadline (wall clock, ms) from a remaining-time header, if well formed. */
-function readDeadline(req: IncomingMessage, name: string): number | undefined {
+/** The absolute deadline (ms on `clock`) from a remaining-time header, if well formed. */
+function readDeadline(req: IncomingMessage, name: string, clock: () => number): number | undefined {
   const value = req.headers[name];
   const remainingMs = parseRemainingMs(Array.isArray(value) ? value[0] : value);
-  return remainingMs === undefined ? undefined : Date.now() + remainingMs;
+  return remainingMs === undefined ? undefined : clock() + remainingMs;
 }

@@ -27,6 +27,7 @@ export {
   type SpecIssueInit,
   specIssue,
 } from './SpecError.js';
+export { type QueueSetting, scaleToBottleneck } from './scaleToBottleneck.js';
 export {
   type BackoffSpec,
   backoffSchema,

@@ -160,6 +160,18 @@ describe('withRequestContext: trusted mode', () => {
   });
 });
 
+describe('withRequestContext: the deadline clock', () => {
+  it("puts the deadline on the policy's own clock", () => {
+    const atThousand = retryPolicy({ classes: { high: { retries: 5 } }, clock: () => 1000 });
+    const handle = withRequestContext(atThousand, () => currentContext(), {
+      deadlineHeader: 'x-deadline-ms',
+    });
+    const req = { headers: { 'x-deadline-ms': '250' }, rawHeaders: ['x-deadline-ms', '250'] };
+    const context = handle(req as unknown as IncomingMessage, {} as ServerResponse);
+    expect(context?.deadlineMs).toBe(1250);
+  });
+});
+
 describe('classFromRequest', () => {
   it('resolves the class header, case-insensitively, with the default for the rest', () => {
     expect(classFromRequest(policy, { headers: { 'x-priority': ' High ' } })).toBe('high');

@@ -25,24 +25,7 @@ export interface NetworkReport {
     readonly uniqueness: 'dag' | 'norm' | 'class-independent' | 'none';
   };
   /** Offered work over the whole network. */
-  readonly load: {
-    /** Σ γ, external requests per second. */
-    readonly external: number;
-    /** Σ Λ over every service and class, attempts per second. */
-    readonly attempts: number;
-    /** Attempts per external request (the fan-out and retries together). */
-    readonly attemptsPerRequest: number;
-    /** Attempts per external request that completes. */
-    readonly attemptsPerSuccess: number;
-    /**
-     * Attempts that services make to each other (every attempt but the external clients' own
-     * attempts at the entry), per external request: the internal calls of a request with its
-     * nested retries. With no retries and no rejection it is the fan-out.
-     */
-    readonly internalPerRequest: number;
-    /** Internal attempts per external request that completes. */
-    readonly internalPerSuccess: number;
-  };
+  readonly load: NetworkLoad;
 }
 
 /** One service's solved state. */
@@ -77,4 +60,24 @@ export interface ServiceClassAnalysis {
 export interface EndToEndAnalysis {
   readonly rejection: number;
   readonly completion: number;
+}
+
+/** Offered work over the whole network, every class together (analysed or simulated). */
+export interface NetworkLoad {
+  /** Σ γ, external requests per second. */
+  readonly external: number;
+  /** Σ Λ over every service and class, attempts per second. */
+  readonly attempts: number;
+  /** Attempts per external request (the fan-out and retries together). */
+  readonly attemptsPerRequest: number;
+  /** Attempts per external request that completes. */
+  readonly attemptsPerSuccess: number;
+  /**
+   * Attempts that services make to each other (every attempt but the external clients' own
+   * attempts at the entry), per external request: the internal calls of a request with its
+   * nested retries. With no retries and no rejection it is the fan-out.
+   */
+  readonly internalPerRequest: number;
+  /** Internal attempts per external request that completes. */
+  readonly internalPerSuccess: number;
 }

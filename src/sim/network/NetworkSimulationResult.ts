@@ -1,3 +1,4 @@
+import type { NetworkLoad } from '../../model/network/NetworkReport.js';
 import type { NetworkStrategy } from './strategy.js';
 
 /**
@@ -69,21 +70,5 @@ export interface SimulatedEndToEnd {
   readonly latencyP99: number;
 }
 
-/** Load on the network over the measured requests, every class together. */
-export interface SimulatedLoad {
-  /** Measured external requests per second. */
-  readonly external: number;
-  /** Attempts per second at every service (retries and internal calls included). */
-  readonly attempts: number;
-  /** Attempts at every service per external request. */
-  readonly attemptsPerRequest: number;
-  /** Attempts at every service per completed external request. */
-  readonly attemptsPerSuccess: number;
-  /**
-   * Internal calls per external request: attempts made by one service to another (every attempt
-   * but those of the external clients at the entry hop), as the analysis's `internalPerRequest`.
-   */
-  readonly internalPerRequest: number;
-  /** Internal calls per completed external request. */
-  readonly internalPerSuccess: number;
-}
+/** Load on the network over the measured requests, every class together: the analysis's measures. */
+export type SimulatedLoad = NetworkLoad;

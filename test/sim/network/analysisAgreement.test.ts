@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeNetwork } from '../../../src/model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../../../src/model/network/NetworkModel.js';
+import { nominalLoads } from '../../../src/model/network/nominalLoads.js';
 import { replicateNetwork } from '../../../src/sim/network/replicateNetwork.js';
 import {
   generateCyclic,
   generateDgg,
   generateMuBench,
   type NetworkSpec,
+  scaleToBottleneck,
   toNetworkModel,
 } from '../../../src/spec/index.js';
 
@@ -26,39 +28,9 @@ const REPLICATIONS = 3;
 const DURATION = 100;
 const WARMUP = 30;
 
-/** Nominal load per service: loss-free, retry-free flow over μ (capacities ×1e9, fluid φ). */
-function nominalLoads(network: NetworkModel): number[] {
-  const free = analyzeNetwork({
-    ...network,
-    services: network.services.map((s) => ({
-      ...s,
-      capacity: s.capacity * 1e9,
-      model: 'fluid' as const,
-    })),
-  });
-  return network.services.map(
-    (s) =>
-      Object.values(free.services[s.name]?.classes ?? {}).reduce((sum, c) => sum + c.in, 0) /
-      s.capacity,
-  );
-}
-
 /** Queues raised to 20 and arrivals scaled so the most loaded service has nominal load `rho0`. */
 function shaped(spec: NetworkSpec, rho0: number): NetworkModel {
-  const raised = {
-    ...spec,
-    services: spec.services.map((s) => ({ ...s, queue: Math.max(20, s.queue) })),
-  };
-  const factor = rho0 / Math.max(...nominalLoads(toNetworkModel(raised)));
-  return toNetworkModel({
-    ...raised,
-    services: raised.services.map((s) => ({
-      ...s,
-      arrivals: Object.fromEntries(
-        Object.entries(s.arrivals ?? {}).map(([name, rate]) => [name, rate * factor]),
-      ),
-    })),
-  });
+  return toNetworkModel(scaleToBottleneck(spec, rho0, { minQueue: 20 }));
 }
 
 const NETWORKS = [

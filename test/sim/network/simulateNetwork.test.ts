@@ -11,6 +11,7 @@ import { simulateNetwork } from '../../../src/sim/network/simulateNetwork.js';
 import { replicateSingleService } from '../../../src/sim/replicate.js';
 import { parseNetwork } from '../../../src/spec/index.js';
 import { toNetworkModel } from '../../../src/spec/toNetworkModel.js';
+import { oneService as paperService } from './fixtures.js';
 
 function hotel(retries: Readonly<Record<string, number>>): NetworkModel {
   const text = readFileSync(new URL('../../../examples/hotel.yaml', import.meta.url), 'utf8');
@@ -18,23 +19,7 @@ function hotel(retries: Readonly<Record<string, number>>): NetworkModel {
 }
 
 /** One overloaded service, two classes: the single-service simulator's standard case. */
-const oneService: NetworkModel = {
-  classes: [
-    { name: 'high', retryLimit: 5 },
-    { name: 'low', retryLimit: 1 },
-  ],
-  services: [
-    {
-      name: 'frontend',
-      capacity: 143,
-      queue: 50,
-      model: 'mixed',
-      arrivals: [50, 250],
-      retryLimits: [5, 1],
-      routes: [],
-    },
-  ],
-};
+const oneService: NetworkModel = paperService([5, 1]);
 
 describe('simulateNetwork (routing mode)', () => {
   it('is reproducible with a seed and conserves requests', () => {

@@ -1,30 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { NetworkModel } from '../../../src/model/index.js';
 import type { RetryBudget } from '../../../src/policy/budget/index.js';
 import { createRetryPolicy } from '../../../src/policy/retry/RetryPolicy.js';
 import { replicateNetwork } from '../../../src/sim/network/replicateNetwork.js';
 import { simulateNetwork } from '../../../src/sim/network/simulateNetwork.js';
-
-/** The single-service example, overloaded (300 req/s offered to capacity 143). */
-function oneService(limits: readonly [number, number]): NetworkModel {
-  return {
-    classes: [
-      { name: 'high', retryLimit: limits[0] },
-      { name: 'low', retryLimit: limits[1] },
-    ],
-    services: [
-      {
-        name: 'frontend',
-        capacity: 143,
-        queue: 50,
-        model: 'mixed',
-        arrivals: [50, 250],
-        retryLimits: [...limits],
-        routes: [],
-      },
-    ],
-  };
-}
+import { oneService } from './fixtures.js';
 
 const RUN = { duration: 40, seed: 3 } as const;
 
