@@ -9,7 +9,11 @@ import type { NetworkSpec } from '../spec/schema.js';
 import { FIG5_BACKOFF, FIG5_PRESETS, runFig5 } from '../testbed/experiment/fig5.js';
 import { fig5Csv, fig5Json, fig5Markdown, fig5Svg } from '../testbed/experiment/fig5Report.js';
 import { fig5Summary } from '../testbed/experiment/fig5Summary.js';
-import { measureTestbed, type TestbedMeasurement } from '../testbed/experiment/measureTestbed.js';
+import {
+  DEFAULT_GRACE_S,
+  measureTestbed,
+  type TestbedMeasurement,
+} from '../testbed/experiment/measureTestbed.js';
 import { predictTestbed, type TestbedPrediction } from '../testbed/experiment/predictTestbed.js';
 import type { CommandOutput } from './analyzeCommand.js';
 import {
@@ -57,6 +61,8 @@ export interface TestbedRunOptions {
   readonly scale?: number;
   readonly warmup?: number;
   readonly duration?: number;
+  /** Longest drain after the window, seconds (`--grace`). */
+  readonly grace?: number;
   readonly retries?: Record<string, number>;
   readonly backoffMs?: number;
   readonly seed?: number;
@@ -76,6 +82,8 @@ export interface TestbedFig5Options {
   readonly seed?: number;
   readonly warmup?: number;
   readonly duration?: number;
+  /** Longest drain after each window, seconds (`--grace`). */
+  readonly grace?: number;
   readonly backoffMs?: number;
   readonly sidecar?: boolean;
   readonly loadThread?: boolean;
@@ -117,6 +125,7 @@ export async function testbedRunCommand(
       edgeThread: options.loadThread ?? true,
       warmupS,
       durationS,
+      ...(options.grace !== undefined && { graceS: options.grace }),
       ...(signal !== undefined && { signal }),
       onProgress: (fraction) => progress.update(fraction),
     });
@@ -140,6 +149,7 @@ export async function testbedRunCommand(
             scale: options.scale ?? TESTBED_RUN_DEFAULTS.scale,
             warmupS,
             durationS,
+            graceS: measurement.graceS,
             backoff,
             sidecars: measurement.sidecars,
           },
@@ -185,7 +195,9 @@ export function formatRun(
   const lines: string[] = [
     `testbed: ${m.network.name ?? 'network'}, ${m.services.length} services on 127.0.0.1, ` +
       `${m.sidecars ? 'each calling through its DiffTry sidecar' : 'in-process retries (no sidecars)'}; ` +
-      `${m.warmupS} s warm-up, ${fixed(m.windowS, 0)} s window; retry delay ${describeBackoff(backoff)}`,
+      `${m.warmupS} s warm-up, ${fixed(m.windowS, 0)} s window, drained ${fixed(m.drainS, 1)} s ` +
+      `(grace ${m.graceS} s); retry delay ${describeBackoff(backoff)}`,
+    'measured: the requests sent in the window, each followed to its end; answered in window: the old count',
     '',
   ];
   lines.push(
@@ -194,8 +206,9 @@ export function formatRun(
         { heading: 'class', alignRight: false },
         { heading: 'k' },
         { heading: 'sent/s' },
-        { heading: 'answered' },
+        { heading: 'sent' },
         { heading: 'measured' },
+        { heading: 'answered in window' },
         { heading: 'pred. call graph' },
         { heading: 'pred. routing' },
         { heading: 'p50 s' },
@@ -205,8 +218,9 @@ export function formatRun(
         c.name,
         String(m.network.classes.find((x) => x.name === c.name)?.retries ?? ''),
         fixed(c.windowRate, 1),
-        String(c.finished),
+        String(c.sent),
         `${pct(c.rejection)} ± ${pct(c.rejectionCi95)}`,
+        `${pct(c.answeredInWindow.rejection)} of ${c.answeredInWindow.finished}`,
         pct(p.calls.endToEnd[c.name]?.rejection ?? Number.NaN),
         pct(p.routing?.endToEnd[c.name]?.rejection ?? Number.NaN),
         fixed(c.latency.p50, 3),
@@ -245,6 +259,11 @@ export function formatRun(
         `${s.poisson.verdict}; ${s.late} late (> 1 ms), mean lateness ${fixed(s.meanLatenessMs, 2)} ms`,
     );
   }
+  if (m.unfinished > 0) {
+    lines.push(
+      `${m.unfinished} request(s) sent in the window still unfinished after the ${m.graceS} s drain: left out of measured`,
+    );
+  }
   lines.push(
     `event-loop delay: mean ${fixed(m.eventLoopDelay.meanMs, 2)} ms, p99 ${fixed(m.eventLoopDelay.p99Ms, 1)} ms, max ${fixed(m.eventLoopDelay.maxMs, 1)} ms`,
   );
@@ -274,6 +293,7 @@ export async function testbedFig5Command(
       gammaLows: preset.gammaLows,
       warmupS: options.warmup ?? preset.warmupS,
       durationS: options.duration ?? preset.durationS,
+      ...(options.grace !== undefined && { graceS: options.grace }),
       scale: options.scale ?? TESTBED_FIG5_DEFAULTS.scale,
       seed: options.seed ?? TESTBED_FIG5_DEFAULTS.seed,
       backoff: { kind: 'random', meanMs: options.backoffMs ?? TESTBED_FIG5_DEFAULTS.backoffMs },
@@ -321,6 +341,7 @@ export function formatFig5(result: Awaited<ReturnType<typeof runFig5>>): string 
         i === 0 ? point.limit.key : '',
         c.name,
         `${pct(c.rejection)} ± ${pct(c.rejectionCi95)}`,
+        pct(c.answeredInWindow.rejection),
         pct(predicted),
         pct(routing),
         fixed(c.latency.p50, 3),
@@ -344,6 +365,7 @@ export function formatFig5(result: Awaited<ReturnType<typeof runFig5>>): string 
         { heading: 'k', alignRight: false },
         { heading: 'class', alignRight: false },
         { heading: 'measured %' },
+        { heading: 'answered %' },
         { heading: 'pred. cg %' },
         { heading: 'pred. rt %' },
         { heading: 'p50 s' },
@@ -357,6 +379,9 @@ export function formatFig5(result: Awaited<ReturnType<typeof runFig5>>): string 
     '',
     `largest |measured − predicted|: ${fixed(summary.maxGapCalls, 3)} (call graph), ${fixed(summary.maxGapRouting, 3)} (routing); ` +
       `${summary.outside.length === 0 ? `every point within ${summary.tolerance}` : `${summary.outside.length} class-point(s) outside ${summary.tolerance}`}`,
+    `measured: requests sent in the window, followed to their end (drains up to ${fixed(summary.drainMaxS, 1)} s, ` +
+      `${summary.unfinished} unfinished); answered: the old count over answers in the window ` +
+      `(largest |answered − predicted| ${fixed(summary.maxGapAnswered, 3)})`,
   ];
   if (summary.cut !== undefined) {
     const cut = summary.cut;
@@ -423,6 +448,11 @@ export function registerTestbedCommands(
       positiveNumber('--duration'),
     )
     .option(
+      '--grace <s>',
+      `longest drain after the window while its requests finish (default ${DEFAULT_GRACE_S})`,
+      nonNegativeNumber('--grace'),
+    )
+    .option(
       '--retries <limits>',
       'retry limits per class at every hop, e.g. high=5,low=1',
       parseRetries,
@@ -461,6 +491,11 @@ export function registerTestbedCommands(
     )
     .option('--warmup <s>', 'seconds of load before each window', nonNegativeNumber('--warmup'))
     .option('--duration <s>', 'seconds of each window', positiveNumber('--duration'))
+    .option(
+      '--grace <s>',
+      `longest drain after each window while its requests finish (default ${DEFAULT_GRACE_S})`,
+      nonNegativeNumber('--grace'),
+    )
     .option(
       '--backoff-ms <ms>',
       `mean of the random retry delay (default ${TESTBED_FIG5_DEFAULTS.backoffMs})`,

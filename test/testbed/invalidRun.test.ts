@@ -4,10 +4,12 @@ import type { TestbedMeasurement } from '../../src/testbed/experiment/measureTes
 import { poissonCheck } from '../../src/testbed/load/poissonCheck.js';
 
 /** A measurement with just what `invalidRun` reads. */
-function measured(times: number[], stallMs: number): TestbedMeasurement {
+function measured(times: number[], stallMs: number, unfinished = 0): TestbedMeasurement {
   return {
     streams: [{ className: 'low', poisson: poissonCheck(times) }],
     eventLoopDelay: { meanMs: 0, p99Ms: 0, maxMs: stallMs },
+    unfinished,
+    graceS: 20,
   } as unknown as TestbedMeasurement;
 }
 
@@ -29,6 +31,12 @@ describe('invalidRun', () => {
   it('rejects bursty sends, naming the stream and its verdict', () => {
     const bursty = Array.from({ length: 2000 }, (_, i) => Math.floor(i / 8) * 64);
     expect(invalidRun(measured(bursty, 40), 250)).toMatch(/not Poisson \(low: CV .*bursty/);
+  });
+
+  it('rejects a run whose window left requests unfinished after the drain', () => {
+    expect(invalidRun(measured(exponential(2000), 40, 3), 250)).toMatch(
+      /3 request\(s\) sent in the window still unfinished after the 20 s drain/,
+    );
   });
 
   it('rejects a stall of the services’ event loop', () => {

@@ -46,7 +46,12 @@ describe.each([
     for (const c of m.classes) {
       expect(c.finished, c.name).toBeGreaterThan(5);
       expect(c.rejection, c.name).toBe(0);
+      // Every request sent in the window followed to its end; the old count beside it.
+      expect(c.unfinished, c.name).toBe(0);
+      expect(c.finished, c.name).toBe(c.sent);
+      expect(c.answeredInWindow.rejection, c.name).toBe(0);
     }
+    expect(m.unfinished).toBe(0);
     // Every request reaches b exactly once (counted over the window, so edges blur it a bit).
     expect(m.internalPerRequest).toBeGreaterThan(0.8);
     expect(m.internalPerRequest).toBeLessThan(1.2);
@@ -65,7 +70,13 @@ describe.each([
     });
     const b = m.services.find((s) => s.name === 'b');
     expect(b?.rejected.reduce((x, y) => x + y, 0)).toBeGreaterThan(0);
-    for (const c of m.classes) expect(c.failed, c.name).toBeGreaterThan(0);
+    for (const c of m.classes) {
+      expect(c.failed, c.name).toBeGreaterThan(0);
+      // The drain waited for the window's retried requests: none left unfinished.
+      expect(c.unfinished, c.name).toBe(0);
+      expect(c.finished, c.name).toBe(c.sent);
+      expect(c.answeredInWindow.finished, c.name).toBeGreaterThan(0);
+    }
     // Without retries there would be at most one call to b per request; a's hop retries b
     // (k = 3 or 1) and the ingress retries a, re-running its call to b (nested retries).
     expect(m.internalPerRequest).toBeGreaterThan(1.3);

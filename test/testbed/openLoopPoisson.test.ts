@@ -100,7 +100,7 @@ describe('openLoopPoisson', () => {
     expect(report.achieved.poisson, report.achieved.verdict).toBe(true);
   });
 
-  it('times latency from the intended send time and counts answers in the window', async () => {
+  it('times latency from the intended send time and counts the requests sent in the window', async () => {
     vi.useFakeTimers();
     let index = 0;
     const report = await runFake(
@@ -111,7 +111,7 @@ describe('openLoopPoisson', () => {
         now: () => Date.now(),
         window: { fromS: 1, toS: 3 },
         batches: 4,
-        settleMs: 1_000,
+        graceS: 1,
         // Every other request fails; every answer takes 250 ms; one in ten throws.
         send: () => {
           const i = index++;
@@ -127,7 +127,10 @@ describe('openLoopPoisson', () => {
     );
     const { window } = report;
     expect(window.finished).toBe(window.succeeded + window.failed + window.errors);
-    // Four half-second batches, every answer in one of them.
+    // Every request sent in the window answered (250 ms is well inside the run).
+    expect(window.finished).toBe(window.intended);
+    expect(window.unfinished).toBe(0);
+    // Four half-second batches (by send time), every request in one of them.
     expect(window.batchFinished).toHaveLength(4);
     expect(window.batchFinished.reduce((a, b) => a + b, 0)).toBe(window.finished);
     expect(window.batchSucceeded.reduce((a, b) => a + b, 0)).toBe(window.succeeded);
@@ -138,7 +141,116 @@ describe('openLoopPoisson', () => {
     // Fake timers fire on whole milliseconds: a send starts < 1 ms after its fractional time.
     expect(window.latency.p50).toBeGreaterThanOrEqual(0.25);
     expect(window.latency.max).toBeLessThan(0.252);
-    expect(report.inFlight).toBe(0);
+    // The window ended long before the run did: no drain.
+    expect(report.drainS).toBe(0);
+  });
+
+  it('drains: keeps sending after the run until the window’s slow requests end', async () => {
+    vi.useFakeTimers();
+    // Every fourth request fails after 1.5 s, the others succeed after 10 ms.
+    const slow = (i: number) => i % 4 === 0;
+    const report = await runFake(
+      openLoopPoisson({
+        rate: 100,
+        durationS: 2,
+        seed: 6,
+        now: () => Date.now(),
+        graceS: 5,
+        send: (i) =>
+          new Promise<boolean>((resolve) =>
+            setTimeout(() => resolve(!slow(i)), slow(i) ? 1_500 : 10),
+          ),
+      }),
+      8_000,
+    );
+    const { window } = report;
+    const drawn = poissonSendTimes(100, 7_000, seededRandom(6));
+    const inWindow = [...drawn].filter((t) => t < 2_000).length;
+    const slowInWindow = Array.from({ length: inWindow }, (_, i) => i).filter(slow).length;
+    // The population is exactly the requests sent in [0, 2 s), every one followed to its end.
+    expect(window.intended).toBe(inWindow);
+    expect(window.unfinished).toBe(0);
+    expect(window.finished).toBe(inWindow);
+    expect(window.failed).toBe(slowInWindow);
+    expect(window.succeeded).toBe(inWindow - slowInWindow);
+    // The old count misses the slow failures sent in the last 1.5 s.
+    expect(window.answeredInWindow.failed).toBeLessThan(slowInWindow);
+    expect(window.answeredInWindow.failed / window.answeredInWindow.finished).toBeLessThan(
+      window.failed / window.finished,
+    );
+    // The load went on during the drain (about 1.5 s of fake time), on the same schedule.
+    expect(report.sent).toBeGreaterThan(inWindow);
+    expect(report.drainS).toBeGreaterThan(1.4);
+    expect(report.drainS).toBeLessThan(1.6);
+    expect(report.sent).toBe([...drawn].filter((t) => t <= 1_000 * (2 + report.drainS)).length);
+  });
+
+  it('gives up after the grace and counts the window’s stragglers as unfinished', async () => {
+    vi.useFakeTimers();
+    const slow = (i: number) => i % 4 === 0;
+    const report = await runFake(
+      openLoopPoisson({
+        rate: 100,
+        durationS: 2,
+        seed: 6,
+        now: () => Date.now(),
+        graceS: 0.5,
+        send: (i) =>
+          new Promise<boolean>((resolve) =>
+            setTimeout(() => resolve(!slow(i)), slow(i) ? 1_500 : 10),
+          ),
+      }),
+      4_000,
+    );
+    const { window } = report;
+    const slowInWindow = Array.from({ length: window.intended }, (_, i) => i).filter(slow).length;
+    // Sent after about 1 s, a slow request ends after the 2.5 s the drain may last.
+    expect(window.unfinished).toBeGreaterThan(0);
+    expect(window.failed + window.unfinished).toBe(slowInWindow);
+    expect(window.finished + window.unfinished).toBe(window.intended);
+    expect(report.drainS).toBeCloseTo(0.5, 2);
+  });
+
+  it('ends every stream’s drain together when the caller says so', async () => {
+    vi.useFakeTimers();
+    // Two streams load one system: a slow one (every request takes 1 s) and a fast one (10 ms).
+    // The fast one's window ends at once; it must go on sending until the slow one's has.
+    const drainEnd = new AbortController();
+    let open = 2;
+    const onWindowEnded = () => {
+      open--;
+      if (open === 0) drainEnd.abort();
+    };
+    const stream = (seed: number, delayMs: number) =>
+      openLoopPoisson({
+        rate: 100,
+        durationS: 1,
+        seed,
+        now: () => Date.now(),
+        graceS: 5,
+        endDrain: drainEnd.signal,
+        onWindowEnded,
+        send: () => new Promise<boolean>((resolve) => setTimeout(() => resolve(true), delayMs)),
+      });
+    const [slow, fast] = await runFake(Promise.all([stream(1, 1_000), stream(2, 10)]), 4_000);
+    for (const r of [slow, fast]) {
+      expect(r?.window.unfinished).toBe(0);
+      expect(r?.window.finished).toBe(r?.window.intended);
+    }
+    // The fast stream kept its load on through the slow one's drain (about 1 s of fake time).
+    expect(fast?.drainS).toBeGreaterThan(0.9);
+    expect(fast?.sent).toBeGreaterThan((fast?.window.intended ?? 0) + 50);
+    expect(fast?.drainS).toBeCloseTo(slow?.drainS ?? Number.NaN, 2);
+  });
+
+  it('refuses a window beyond the run or a bad grace', () => {
+    const send = async () => true;
+    expect(() =>
+      openLoopPoisson({ rate: 1, durationS: 2, seed: 1, send, window: { fromS: 1, toS: 3 } }),
+    ).toThrow(/toS ≤ durationS/);
+    expect(() => openLoopPoisson({ rate: 1, durationS: 2, seed: 1, send, graceS: -1 })).toThrow(
+      /graceS/,
+    );
   });
 
   it('keeps sending on a real event loop while every response is pending', async () => {

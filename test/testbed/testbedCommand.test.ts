@@ -34,6 +34,12 @@ describe('difftry testbed run', () => {
     expect(document.predicted.calls.mode).toBe('calls');
     expect(document.predicted.routing.mode).toBe('routing');
     expect(Object.keys(document.predicted.capacities)).toContain('frontend');
+    // Counted by send time, with the old answered-in-window count beside it.
+    for (const c of document.measured.classes) {
+      expect(c.finished + c.unfinished, c.name).toBe(c.sent);
+      expect(c.answeredInWindow.finished, c.name).toBeGreaterThanOrEqual(0);
+    }
+    expect(document.setup.graceS).toBe(20);
     expect(outputs[0]?.exitCode ?? 0).toBe(0);
   });
 
@@ -75,9 +81,12 @@ describe('the Figure 5 sweep', () => {
     const csv = fig5Csv(result).trim().split('\n');
     expect(csv).toHaveLength(5);
     expect(csv[0]).toMatch(/^gammaHigh,gammaLow,k,className,/);
+    expect(csv[0]).toMatch(/,sent,finished,unfinished,measuredAnswered,answered,drainS,/);
+    for (const row of rows) expect(row.finished + row.unfinished).toBe(row.sent);
     expect(fig5Svg(result)).toMatch(/^<svg[\s\S]*<\/svg>\n$/);
     const md = fig5Markdown(result, { csv: 'f.csv', svg: 'f.svg', command: 'x' });
     expect(md).toMatch(/## Every point/);
+    expect(md).toMatch(/\| measured \| answered \|/);
   });
 
   it('writes its files where --out says', async () => {

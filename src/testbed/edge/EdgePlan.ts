@@ -27,8 +27,13 @@ export interface EdgePlan {
   readonly streams: readonly EdgeStreamPlan[];
   /** Seconds before the window opens. */
   readonly warmupS: number;
-  /** Seconds of the window. */
+  /** Seconds of the window: the requests sent in it are the ones measured. */
   readonly durationS: number;
+  /**
+   * Longest drain after the window, seconds: the load goes on while the window's requests finish,
+   * and ends for every stream together once all of them have (see `openLoopPoisson`'s `graceS`).
+   */
+  readonly graceS: number;
   /** Batches the window is cut into for batch-means confidence intervals. */
   readonly batches: number;
 }

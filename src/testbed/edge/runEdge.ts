@@ -9,9 +9,12 @@ import type { EdgeHooks, EdgePlan, EdgeStreamReport } from './EdgePlan.js';
  * Runs the edge of a testbed in this thread: the external client — every entry service called
  * directly with the runtime's `retry()` under the entry's DiffTry limits (the analysis's external
  * client, which retries a request at most k_entry^p times) — offers every stream with
- * {@link openLoopPoisson} for warm-up plus window, answers counted in the window. Each request
- * draws its endpoint from the entry's branches and carries the class header and the external
- * marker. A request's latency runs from its intended send time to the end of its last attempt.
+ * {@link openLoopPoisson} for warm-up plus window, and on through a drain of at most
+ * `plan.graceS`: the requests sent in the window are followed to their end while every stream
+ * keeps loading the network, and all the drains end together, when the last stream's window
+ * requests have ended. Each request draws its endpoint from the entry's branches and carries the
+ * class header and the external marker. A request's latency runs from its intended send time to
+ * the end of its last attempt.
  */
 export async function runEdge(plan: EdgePlan, hooks: EdgeHooks = {}): Promise<EdgeStreamReport[]> {
   const { client } = plan;
@@ -24,6 +27,13 @@ export async function runEdge(plan: EdgePlan, hooks: EdgeHooks = {}): Promise<Ed
   try {
     const totalS = plan.warmupS + plan.durationS;
     const window = { fromS: plan.warmupS, toS: totalS };
+    // One stream's window may end before another's: its load must go on until all have.
+    const drainEnd = new AbortController();
+    let windowsOpen = plan.streams.length;
+    const onWindowEnded = () => {
+      windowsOpen--;
+      if (windowsOpen === 0) drainEnd.abort();
+    };
     hooks.onStarted?.();
     const reports = await Promise.all(
       plan.streams.map((stream, i) => {
@@ -35,6 +45,9 @@ export async function runEdge(plan: EdgePlan, hooks: EdgeHooks = {}): Promise<Ed
           stream: stream.stream,
           window,
           batches: plan.batches,
+          graceS: plan.graceS,
+          endDrain: drainEnd.signal,
+          onWindowEnded,
           ...(hooks.signal !== undefined && { signal: hooks.signal }),
           ...(i === 0 && hooks.onProgress !== undefined && { onProgress: hooks.onProgress }),
           send: () =>

@@ -1,7 +1,12 @@
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 import type { NetworkSpec } from '../../spec/schema.js';
 import { MIN_GAPS_FOR_VERDICT } from '../load/poissonCheck.js';
-import { type MeasureOptions, measureTestbed, type TestbedMeasurement } from './measureTestbed.js';
+import {
+  DEFAULT_GRACE_S,
+  type MeasureOptions,
+  measureTestbed,
+  type TestbedMeasurement,
+} from './measureTestbed.js';
 import { predictTestbed, type TestbedPrediction } from './predictTestbed.js';
 
 /** One retry configuration of the sweep: a key such as `5/1` and the limit of every class. */
@@ -31,6 +36,8 @@ export interface Fig5Options {
   readonly warmupS?: number;
   /** Seconds of each window; default 40. */
   readonly durationS?: number;
+  /** Longest drain after each window, seconds (see `MeasureOptions.graceS`); default 20. */
+  readonly graceS?: number;
   /** Retry delay of every class; default random (exponential) with mean 500 ms. */
   readonly backoff?: BackoffDescription;
   /** Seed of the first point (point i uses seed + i); default 5. */
@@ -82,6 +89,7 @@ export interface Fig5Setup {
   readonly scale: number;
   readonly warmupS: number;
   readonly durationS: number;
+  readonly graceS: number;
   readonly backoff: BackoffDescription;
   readonly seed: number;
   readonly sidecars: boolean;
@@ -104,7 +112,9 @@ export interface Fig5Result {
  * precondition, open-loop Poisson arrivals, failed (a stream's achieved gaps failed the Poisson
  * check: the load generator's thread was held up and sent in bursts), or the services' event
  * loop stalled longer than `maxStallMs` (then every service stopped at once, a vacation the
- * M/M/1/m station does not have). Both happen when the machine is shared and busy.
+ * M/M/1/m station does not have) — both happen when the machine is shared and busy — or a
+ * request sent in the window was still unfinished when the drain's grace ran out (its outcome
+ * is unknown, so the window's rejection is too).
  */
 export function invalidRun(
   measurement: TestbedMeasurement,
@@ -116,6 +126,9 @@ export function invalidRun(
   );
   if (bursty.length > 0) {
     return `sends not Poisson (${bursty.map((s) => `${s.className}: ${s.poisson.verdict}`).join('; ')})`;
+  }
+  if (measurement.unfinished > 0) {
+    return `${measurement.unfinished} request(s) sent in the window still unfinished after the ${measurement.graceS} s drain`;
   }
   const stall = measurement.eventLoopDelay.maxMs;
   if (stall > maxStallMs) {
@@ -188,6 +201,7 @@ export async function runFig5(options: Readonly<Fig5Options>): Promise<Fig5Resul
     scale: options.scale ?? 0.5,
     warmupS: options.warmupS ?? FIG5_PRESETS.full.warmupS,
     durationS: options.durationS ?? FIG5_PRESETS.full.durationS,
+    graceS: options.graceS ?? DEFAULT_GRACE_S,
     backoff: options.backoff ?? FIG5_BACKOFF,
     seed: options.seed ?? 5,
     sidecars: options.sidecars ?? true,
@@ -224,6 +238,7 @@ export async function runFig5(options: Readonly<Fig5Options>): Promise<Fig5Resul
         edgeThread: options.edgeThread ?? true,
         warmupS: setup.warmupS,
         durationS: setup.durationS,
+        graceS: setup.graceS,
         ...(signal !== undefined && { signal }),
         onProgress: (fraction) => onProgress?.((i + fraction) / plan.length, label),
       };

@@ -13,14 +13,22 @@ export interface Fig5Row {
   readonly className: string;
   /** The class's offered rate on the testbed (scaled), requests/s. */
   readonly rate: number;
-  /** End-to-end rejection measured in the window. */
+  /** End-to-end rejection of the requests sent in the window, each followed to its end. */
   readonly measured: number;
   /** Its 95 % half-width by batch means (see `ClassMeasurement.rejectionCi95`). */
   readonly measuredCi95: number;
   /** The binomial half-width, as if requests were independent. */
   readonly measuredCi95Binomial: number;
-  /** Requests of the class answered in the window. */
+  /** Requests of the class sent in the window (by intended send time). */
+  readonly sent: number;
+  /** Of those, ended (in the window or the drain), and still unfinished after the grace. */
   readonly finished: number;
+  readonly unfinished: number;
+  /** The count used before: rejection of the requests answered in the window, and their number. */
+  readonly measuredAnswered: number;
+  readonly answered: number;
+  /** How long the point's drain lasted, seconds. */
+  readonly drainS: number;
   /** Predicted, call-graph form, calibrated capacities. */
   readonly predictedCalls: number;
   /** Predicted, routing form, the same capacities (NaN without a routing form). */
@@ -31,6 +39,8 @@ export interface Fig5Row {
   readonly gapCalls: number;
   /** measured − predictedRouting. */
   readonly gapRouting: number;
+  /** measuredAnswered − predictedCalls: the gap the old count would show. */
+  readonly gapAnswered: number;
   /** Latency of the successful requests, seconds. */
   readonly latencyP50: number;
   readonly latencyP99: number;
@@ -90,12 +100,18 @@ function rowOf(
     measured: rejection,
     measuredCi95: measured?.rejectionCi95 ?? Number.NaN,
     measuredCi95Binomial: measured?.rejectionCi95Binomial ?? Number.NaN,
+    sent: measured?.sent ?? 0,
     finished: measured?.finished ?? 0,
+    unfinished: measured?.unfinished ?? 0,
+    measuredAnswered: measured?.answeredInWindow.rejection ?? Number.NaN,
+    answered: measured?.answeredInWindow.finished ?? 0,
+    drainS: m.drainS,
     predictedCalls: calls,
     predictedRouting: routing,
     predictedNominal: p.nominal.endToEnd[className]?.rejection ?? Number.NaN,
     gapCalls: rejection - calls,
     gapRouting: rejection - routing,
+    gapAnswered: (measured?.answeredInWindow.rejection ?? Number.NaN) - calls,
     latencyP50: measured?.latency.p50 ?? Number.NaN,
     latencyP99: measured?.latency.p99 ?? Number.NaN,
     internalPerRequest: m.internalPerRequest,
@@ -159,6 +175,22 @@ export interface Fig5Summary {
   /** Every row within the tolerance of the call-graph prediction. */
   readonly agreesCalls: boolean;
   readonly agreesRouting: boolean;
+  /** Largest |answered in window − predicted (call graph)|: what the old count would show. */
+  readonly maxGapAnswered: number;
+  /**
+   * Per class, the send-time count against the answered-in-window one (measured −
+   * measuredAnswered, points as fractions): mean and largest |·| over the points where the
+   * prediction is at least 1 %, and over how many points.
+   */
+  readonly countShift: readonly {
+    readonly className: string;
+    readonly points: number;
+    readonly mean: number;
+    readonly maxAbs: number;
+  }[];
+  /** Requests sent in a window and unfinished after the grace, every point; longest drain, s. */
+  readonly unfinished: number;
+  readonly drainMaxS: number;
   readonly cut: CutFactor | undefined;
   /** Per service: nominal μ and the range of calibrated μ over the points. */
   readonly capacities: readonly {
@@ -220,6 +252,21 @@ export function fig5Summary(result: Fig5Result): Fig5Summary {
     outside,
     agreesCalls: rows.every((r) => Math.abs(r.gapCalls) <= FIG5_TOLERANCE),
     agreesRouting: rows.every((r) => !(Math.abs(r.gapRouting) > FIG5_TOLERANCE)),
+    maxGapAnswered: maxAbs(rows.map((r) => r.gapAnswered)),
+    countShift: [...new Set(rows.map((r) => r.className))].map((className) => {
+      const shifts = rows
+        .filter((r) => r.className === className && r.predictedCalls >= 0.01)
+        .map((r) => r.measured - r.measuredAnswered)
+        .filter(Number.isFinite);
+      return {
+        className,
+        points: shifts.length,
+        mean: shifts.length > 0 ? shifts.reduce((a, b) => a + b, 0) / shifts.length : Number.NaN,
+        maxAbs: maxAbs(shifts),
+      };
+    }),
+    unfinished: result.points.reduce((sum, p) => sum + p.measurement.unfinished, 0),
+    drainMaxS: Math.max(0, ...result.points.map((p) => p.measurement.drainS)),
     cut: cutFactor(result, rows),
     capacities,
     eventLoopP99MaxMs: Math.max(...result.points.map((p) => p.measurement.eventLoopDelay.p99Ms)),

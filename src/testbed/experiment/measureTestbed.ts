@@ -9,6 +9,7 @@ import { runEdgeInWorker } from '../edge/runEdgeInWorker.js';
 import { type LatencySummary, summarizeLatency } from '../load/latencySummary.js';
 import type { OpenLoopReport } from '../load/openLoopPoisson.js';
 import type { PoissonCheck } from '../load/poissonCheck.js';
+import type { WindowCounts } from '../load/windowTally.js';
 import type { ServiceWindowStats } from '../network/startService.js';
 import { startTestbed, type TestbedOptions } from '../network/startTestbed.js';
 
@@ -16,8 +17,14 @@ import { startTestbed, type TestbedOptions } from '../network/startTestbed.js';
 export interface MeasureOptions extends TestbedOptions {
   /** Seconds of load before the window opens (queues fill, retries reach steady state). */
   readonly warmupS: number;
-  /** Seconds of the measurement window. */
+  /** Seconds of the measurement window: the requests sent in it are the ones measured. */
   readonly durationS: number;
+  /**
+   * Longest drain after the window, seconds (default {@link DEFAULT_GRACE_S}): the load goes on
+   * while the requests sent in the window finish; one still unfinished after it is counted
+   * `unfinished` (and makes the run invalid for `fig5`).
+   */
+  readonly graceS?: number;
   /** Stops the run early; what was measured is still returned, marked `aborted`. */
   readonly signal?: AbortSignal;
   /** The elapsed fraction of the run (0..1). */
@@ -52,14 +59,9 @@ export interface StreamMeasurement {
   readonly poisson: PoissonCheck;
 }
 
-/** End-to-end figures of a class over the window. */
-export interface ClassMeasurement {
-  readonly name: string;
-  /** Σ of the class's stream rates, requests/s. */
-  readonly rate: number;
-  /** Σ of the class's window rates (what the prediction is given). */
-  readonly windowRate: number;
-  /** Requests answered in the window. */
+/** A class's end-to-end rejection over one population of its requests. */
+export interface RejectionCount {
+  /** Requests of the population that ended. */
   readonly finished: number;
   readonly succeeded: number;
   /** A 503 after the external client's retries, or a connection error. */
@@ -69,13 +71,38 @@ export interface ClassMeasurement {
   /**
    * 95 % half-width of `rejection` by batch means: the window cut into {@link batchCount} batches,
    * Student-t over the batches' rejections — rejections cluster in time, so requests are not
-   * independent (the binomial half-width when a batch had no answers).
+   * independent (the binomial half-width when a batch had no requests).
    */
   readonly rejectionCi95: number;
   /** The binomial half-width, as if requests were independent (narrower). */
   readonly rejectionCi95Binomial: number;
+}
+
+/**
+ * End-to-end figures of a class: the requests **sent** in the window (by intended send time),
+ * each followed to its end through the drain, with the old count by answer time beside them.
+ */
+export interface ClassMeasurement extends RejectionCount {
+  readonly name: string;
+  /** Σ of the class's stream rates, requests/s. */
+  readonly rate: number;
+  /** Σ of the class's window rates (what the prediction is given). */
+  readonly windowRate: number;
+  /** Requests whose intended send time fell in the window: the population measured. */
+  readonly sent: number;
+  /**
+   * Of those, still unfinished when the drain's grace ran out: left out of `finished` and of
+   * `rejection` (a failure's share could be up to (failed + unfinished) / sent); should be 0.
+   */
+  readonly unfinished: number;
   /** Latency of the successful requests from their intended send time, seconds. */
   readonly latency: LatencySummary;
+  /**
+   * The requests **answered** in the window, whenever they were sent (batches by answer time):
+   * the count used before, which leaves out the window's slow stragglers and takes in the
+   * warm-up's; kept to show the difference on the same run.
+   */
+  readonly answeredInWindow: RejectionCount;
 }
 
 /** One service over the window. */
@@ -100,6 +127,11 @@ export interface TestbedMeasurement {
   readonly warmupS: number;
   /** Length of the window, seconds. */
   readonly windowS: number;
+  /** Longest drain allowed, and how long it lasted (the longest stream's), seconds. */
+  readonly graceS: number;
+  readonly drainS: number;
+  /** Requests sent in the window and unfinished after the grace, every class (should be 0). */
+  readonly unfinished: number;
   readonly streams: readonly StreamMeasurement[];
   readonly classes: readonly ClassMeasurement[];
   readonly services: readonly ServiceMeasurement[];
@@ -107,13 +139,16 @@ export interface TestbedMeasurement {
   readonly attemptsPerRequest: number;
   /** Attempts services made to each other per external request (nested retries included). */
   readonly internalPerRequest: number;
-  /** The event loop's delay over the window (perf_hooks, sampled every 5 ms), ms. */
+  /**
+   * The services' event-loop delay from the window's opening to the end of the drain (perf_hooks,
+   * sampled every 5 ms), ms.
+   */
   readonly eventLoopDelay: {
     readonly meanMs: number;
     readonly p99Ms: number;
     readonly maxMs: number;
   };
-  /** Requests still unanswered when the run ended. */
+  /** Requests still unanswered when the run ended (the drain's sends included). */
   readonly inFlightAtEnd: number;
   readonly aborted: boolean;
 }
@@ -130,6 +165,13 @@ export function batchCount(durationS: number): number {
   return Math.min(10, Math.max(4, Math.floor(durationS / 5)));
 }
 
+/**
+ * Default longest drain, seconds: about twice the slowest request seen on the Figure 5 testbed
+ * (6 attempts, each up to 50 × 14 ms in the frontend's queue, and 5 retry delays of 500 ms mean:
+ * largest latencies 8–10 s). The drain ends as soon as the window's last request has.
+ */
+export const DEFAULT_GRACE_S = 20;
+
 /** Jobs below which a service's measured capacity is too noisy to use. */
 export const MIN_CALIBRATION_JOBS = 20;
 
@@ -138,11 +180,14 @@ export const MIN_CALIBRATION_JOBS = 20;
  * offers open-loop Poisson load to every entry service and class (one seeded stream each, the
  * endpoint of each request drawn with its branch probability) from a worker thread that is also
  * the external client (it retries at the entry with the runtime's `retry()`), opens the window
- * after the warm-up, and at its end reads every service's counters and closes everything — also
- * when aborted or when something throws.
+ * after the warm-up, reads every service's counters when it closes, keeps the load on through the
+ * drain until every request sent in the window has ended (at most `graceS`), and closes
+ * everything — also when aborted or when something throws.
  *
- * Per class: rejection = failed / answered in the window; latency of the successes. Per service:
- * the calibrated capacity (jobs / real busy time), the attempt rejection s, the timers' stretch.
+ * Per class: rejection = failed / finished over the requests **sent** in the window, each
+ * followed to its end (and, beside it, the same over the requests answered in the window);
+ * latency of the successes. Per service, over the window: the calibrated capacity (jobs / real
+ * busy time), the attempt rejection s, the timers' stretch.
  * @example
  * ```ts
  * const m = await measureTestbed(hotelCalls, { scale: 0.5, warmupS: 8, durationS: 40 });
@@ -160,6 +205,10 @@ export async function measureTestbed(
   if (!(Number.isFinite(durationS) && durationS > 0)) {
     throw new RangeError(`durationS should be a positive number, got ${durationS}`);
   }
+  const graceS = options.graceS ?? DEFAULT_GRACE_S;
+  if (!(Number.isFinite(graceS) && graceS >= 0)) {
+    throw new RangeError(`graceS should be a number ≥ 0, got ${options.graceS}`);
+  }
   const seed = options.seed ?? 1;
   const edgeThread = options.edgeThread ?? true;
   // The load generator is the external client: it calls the entry services itself, retrying
@@ -167,6 +216,9 @@ export async function measureTestbed(
   const testbed = await startTestbed(file, { ...options, ingress: false });
   const delay = monitorEventLoopDelay({ resolution: ELD_RESOLUTION_MS });
   let windowTimer: NodeJS.Timeout | undefined;
+  let closeTimer: NodeJS.Timeout | undefined;
+  // The services' counters as the window closed: the drain's work is not the window's.
+  let windowStats: ServiceWindowStats[] | undefined;
   try {
     const { network } = testbed;
     const plans = testbed.entries.flatMap((entry) => {
@@ -186,6 +238,7 @@ export async function measureTestbed(
       })),
       warmupS,
       durationS,
+      graceS,
       batches: batchCount(durationS),
     };
     const openWindow = () => {
@@ -200,6 +253,12 @@ export async function measureTestbed(
         delay.enable();
         if (warmupS === 0) openWindow();
         else windowTimer = setTimeout(openWindow, warmupS * 1000);
+        closeTimer = setTimeout(
+          () => {
+            windowStats = testbed.stats();
+          },
+          (warmupS + durationS) * 1000,
+        );
       },
       onProgress: (fraction) => {
         if (onProgress && (fraction - progressShown >= 0.01 || fraction === 1)) {
@@ -208,12 +267,13 @@ export async function measureTestbed(
         }
       },
     });
-    const stats = testbed.stats();
+    const stats = windowStats ?? testbed.stats();
     delay.disable();
     return summarize(
       network,
       testbed.sidecars,
       warmupS,
+      graceS,
       plans,
       encoded.map(decodeReport),
       stats,
@@ -221,6 +281,7 @@ export async function measureTestbed(
     );
   } finally {
     if (windowTimer !== undefined) clearTimeout(windowTimer);
+    if (closeTimer !== undefined) clearTimeout(closeTimer);
     delay.disable();
     await testbed.close();
   }
@@ -238,6 +299,7 @@ function summarize(
   network: NetworkSpec,
   sidecars: boolean,
   warmupS: number,
+  graceS: number,
   plans: readonly { entry: string; className: string; rate: number }[],
   reports: readonly OpenLoopReport[],
   stats: readonly ServiceWindowStats[],
@@ -264,33 +326,16 @@ function summarize(
       .map((plan, i) => ({ plan, r: reports[i] as OpenLoopReport }))
       .filter(({ plan }) => plan.className === c.name);
     const histogram = createLatencyHistogram();
-    let finished = 0;
-    let succeeded = 0;
-    for (const { r } of own) {
-      histogram.add(r.window.histogram);
-      finished += r.window.finished;
-      succeeded += r.window.succeeded;
-    }
-    const rejection = finished > 0 ? (finished - succeeded) / finished : Number.NaN;
-    const binomial =
-      finished > 0 ? 1.96 * Math.sqrt((rejection * (1 - rejection)) / finished) : Number.NaN;
-    const batchRejections = (own[0]?.r.window.batchFinished ?? []).map((_, b) => {
-      const done = sum(own.map(({ r }) => r.window.batchFinished[b] ?? 0));
-      const ok = sum(own.map(({ r }) => r.window.batchSucceeded[b] ?? 0));
-      return done > 0 ? (done - ok) / done : Number.NaN;
-    });
-    const batchCi = meanWithCi95(batchRejections).ci95;
+    for (const { r } of own) histogram.add(r.window.histogram);
     return {
       name: c.name,
       rate: own.reduce((sum, { plan }) => sum + plan.rate, 0),
       windowRate: own.reduce((sum, { r }) => sum + r.window.intended / windowS, 0),
-      finished,
-      succeeded,
-      failed: finished - succeeded,
-      rejection,
-      rejectionCi95: Number.isFinite(batchCi) ? batchCi : binomial,
-      rejectionCi95Binomial: binomial,
+      sent: sum(own.map(({ r }) => r.window.intended)),
+      unfinished: sum(own.map(({ r }) => r.window.unfinished)),
+      ...rejectionCount(own.map(({ r }) => r.window)),
       latency: summarizeLatency(histogram),
+      answeredInWindow: rejectionCount(own.map(({ r }) => r.window.answeredInWindow)),
     };
   });
   const services = stats.map((s): ServiceMeasurement => {
@@ -317,6 +362,9 @@ function summarize(
     sidecars,
     warmupS,
     windowS,
+    graceS,
+    drainS: Math.max(0, ...reports.map((r) => r.drainS)),
+    unfinished: sum(classes.map((c) => c.unfinished)),
     streams,
     classes,
     services,
@@ -331,6 +379,29 @@ function summarize(
     },
     inFlightAtEnd: reports.reduce((sum, r) => sum + r.inFlight, 0),
     aborted: reports.some((r) => r.aborted),
+  };
+}
+
+/** The rejection of a population counted in several streams (a class's), with its intervals. */
+function rejectionCount(parts: readonly WindowCounts[]): RejectionCount {
+  const finished = sum(parts.map((p) => p.finished));
+  const succeeded = sum(parts.map((p) => p.succeeded));
+  const rejection = finished > 0 ? (finished - succeeded) / finished : Number.NaN;
+  const binomial =
+    finished > 0 ? 1.96 * Math.sqrt((rejection * (1 - rejection)) / finished) : Number.NaN;
+  const batchRejections = (parts[0]?.batchFinished ?? []).map((_, b) => {
+    const done = sum(parts.map((p) => p.batchFinished[b] ?? 0));
+    const ok = sum(parts.map((p) => p.batchSucceeded[b] ?? 0));
+    return done > 0 ? (done - ok) / done : Number.NaN;
+  });
+  const batchCi = meanWithCi95(batchRejections).ci95;
+  return {
+    finished,
+    succeeded,
+    failed: finished - succeeded,
+    rejection,
+    rejectionCi95: Number.isFinite(batchCi) ? batchCi : binomial,
+    rejectionCi95Binomial: binomial,
   };
 }
 
