@@ -116,7 +116,20 @@ function program(): Command {
       "simulate each point of one arrival rate or capacity, e.g. 'frontend.low=50:250:25', " +
         'one row per point and class beside the analysis',
     )
-    .option('--csv <file>', 'with --sweep: also write the rows as CSV to this file')
+    .option(
+      '--schedule <file>',
+      "change arrival rates and capacities over virtual time: a schedule file of multipliers of the network's (YAML or JSON)",
+    )
+    .addOption(
+      new Option(
+        '--window <seconds>',
+        'measure per window of this many virtual seconds: a table over time (and --csv, --json)',
+      ).argParser(positiveNumber('--window')),
+    )
+    .option(
+      '--csv <file>',
+      'with --sweep or --window: also write the rows as CSV to this file (checked before the run)',
+    )
     .option(
       '--compare-analysis',
       "put the analysis's predicted rejection beside the simulated one (always in a sweep)",
@@ -131,7 +144,9 @@ function program(): Command {
         'Examples:\n' +
         '  difftry simulate --example hotel --timeout 250\n' +
         '  difftry simulate --example two-tier --timeouts rto --compare-analysis\n' +
-        "  difftry simulate --example hotel --sweep 'frontend.low=50:250:50' --csv sweep.csv",
+        "  difftry simulate --example hotel --sweep 'frontend.low=50:250:50' --csv sweep.csv\n" +
+        '  difftry simulate examples/metastable.yaml --schedule examples/capacity-drop.yaml \\\n' +
+        '    --timeout 100 --window 10 --duration 300 --warmup 0 --replications 1 --csv windows.csv',
     )
     .action(async (file: string | undefined, opts) => {
       emit(await simulateCommand({ file, ...opts }));

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
 import type { TimeoutStrategyDescription } from '../policy/timeouts/createTimeoutStrategy.js';
 import type { ReplicatedNetworkResult } from '../sim/network/replicateNetwork.js';
@@ -7,6 +8,8 @@ import {
   type NetworkStrategy,
 } from '../sim/network/strategy.js';
 import { type ReplicatedSingleServiceResult, replicateSingleService } from '../sim/replicate.js';
+import { loadScheduleFile } from '../spec/parseSchedule.js';
+import type { ScheduleSpec } from '../spec/scheduleSchema.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import { toNetworkModel } from '../spec/toNetworkModel.js';
 import type { CommandOutput } from './analyzeCommand.js';
@@ -20,8 +23,10 @@ import {
   replicate,
   simulationOptions,
 } from './networkSimulation.js';
+import { checkOutputPath } from './outputPath.js';
 import { type ProgressReporter, progressOnStderr } from './progress.js';
 import { simulateSweep } from './simulateSweep.js';
+import { formatWindows, windowCsv } from './simulateWindows.js';
 import { type RunLength, timeoutSetting, toSingleServiceConfig } from './simulationConfig.js';
 import { parseSweep } from './sweep.js';
 import { type Column, fixed, formatTable, groupedRows, withCi } from './table.js';
@@ -40,8 +45,12 @@ export interface SimulateOptions extends NetworkSource, RunLength {
   readonly timeouts?: TimeoutStrategyDescription;
   /** `--sweep SERVICE.FIELD=FROM:TO:STEP`: one simulation per point, one row per point and class. */
   readonly sweep?: string;
-  /** With `sweep`: also write the rows as CSV to this file. */
+  /** With `sweep` or `window`: also write the rows as CSV to this file. */
   readonly csv?: string;
+  /** `--schedule FILE`: changes of arrival rates and capacities over virtual time. */
+  readonly schedule?: string;
+  /** `--window S`: measure per window of S virtual seconds (a table, `windows` in the JSON). */
+  readonly window?: number;
   /** Put the analysis's prediction beside the simulation (always done in a sweep). */
   readonly compareAnalysis?: boolean;
   /** Where progress goes; default a bar on stderr (tests pass their own). */
@@ -84,20 +93,22 @@ export const SIMULATE_DEFAULTS = { duration: 200, replications: 10, seed: 1 } as
 /** `difftry simulate`: simulates a network (or a sweep of it) and returns what to print. */
 export async function simulateCommand(options: SimulateOptions): Promise<CommandOutput> {
   const timeouts = timeoutsOption(options);
-  if (options.csv !== undefined && options.sweep === undefined) {
-    throw new UsageError('--csv: only with --sweep');
-  }
+  checkOptionPairs(options);
+  if (options.csv !== undefined) await checkOutputPath(options.csv, '--csv');
   const network = await loadNetwork(options);
   const model = toNetworkModel(network, { retries: options.retries });
   if (options.sweep !== undefined) {
     return simulateSweep(network, parseSweep(options.sweep, model), timeouts, options);
   }
-  // The single-service simulator knows DiffTry without timeouts only; anything else runs the
-  // network simulator, which handles one service as well.
+  const schedule =
+    options.schedule === undefined ? undefined : await loadScheduleFile(options.schedule, model);
+  // The single-service simulator knows DiffTry without timeouts, schedules or windows only;
+  // anything else runs the network simulator, which handles one service as well.
   const strategy = options.strategy ?? 'difftry';
   const setting = timeoutSetting(network, timeouts);
-  if (strategy !== 'difftry' || !isSingleService(model) || setting !== null) {
-    return { stdout: simulateNetworkCommand(network, model, timeouts, options) };
+  const overTime = schedule !== undefined || options.window !== undefined;
+  if (strategy !== 'difftry' || !isSingleService(model) || setting !== null || overTime) {
+    return simulateNetworkCommand(network, model, timeouts, schedule, options);
   }
   const analysis = options.compareAnalysis ? predict(network, model, strategy, setting) : undefined;
   const config = toSingleServiceConfig(network, model, options);
@@ -136,6 +147,26 @@ function timeoutsOption(options: SimulateOptions): TimeoutStrategyDescription | 
   return { kind: 'fixed', timeoutMs: options.timeout };
 }
 
+/**
+ * The options that go only with others: `--csv` with `--sweep` or `--window`; `--schedule` and
+ * `--window` not with `--sweep` (a sweep point is a steady state).
+ * @throws UsageError naming the option.
+ */
+function checkOptionPairs(options: SimulateOptions): void {
+  if (options.csv !== undefined && options.sweep === undefined && options.window === undefined) {
+    throw new UsageError('--csv: only with --sweep or --window');
+  }
+  if (options.sweep === undefined) return;
+  for (const [given, name] of [
+    [options.schedule, '--schedule'],
+    [options.window, '--window'],
+  ] as const) {
+    if (given !== undefined) {
+      throw new UsageError(`${name}: not with --sweep (each sweep point is a steady state)`);
+    }
+  }
+}
+
 /** One service, no routes, no calls: the single-service simulator's case. */
 function isSingleService(model: NetworkModel): boolean {
   const [service, ...others] = model.services;
@@ -147,14 +178,23 @@ function isSingleService(model: NetworkModel): boolean {
   );
 }
 
-/** `difftry simulate` for a network of several services: replications of `simulateNetwork`. */
-function simulateNetworkCommand(
+/**
+ * `difftry simulate` by the network simulator (a network, or one service with anything the
+ * single-service simulator lacks): replications of `simulateNetwork`, and with `--window` the
+ * windows averaged over them, as a table, in the JSON and as CSV.
+ */
+async function simulateNetworkCommand(
   network: NetworkSpec,
   model: NetworkModel,
   timeouts: TimeoutStrategyDescription | undefined,
+  schedule: ScheduleSpec | undefined,
   options: SimulateOptions,
-): string {
-  const simulation = simulationOptions(network, timeouts, options);
+): Promise<CommandOutput> {
+  const simulation = {
+    ...simulationOptions(network, timeouts, options),
+    ...(schedule === undefined ? {} : { schedule }),
+    ...(options.window === undefined ? {} : { windowSeconds: options.window }),
+  };
   const setting = timeoutSetting(network, timeouts);
   const analysis = options.compareAnalysis
     ? predict(network, model, simulation.strategy, setting)
@@ -173,11 +213,38 @@ function simulateNetworkCommand(
     simulation.classBackoffs,
     setting,
   );
-  if (options.json) {
-    const withAnalysis = analysis === undefined ? document : { ...document, analysis };
-    return JSON.stringify(withAnalysis, null, 2);
+  const windows = result.windows;
+  let stderr: string | undefined;
+  if (options.csv !== undefined && windows !== undefined) {
+    await writeFile(options.csv, windowCsv(windows));
+    stderr = `wrote ${windows.length} windows to ${options.csv}`;
   }
-  return formatNetworkSimulation(document, analysis);
+  if (options.json) {
+    const overTime = {
+      ...(options.schedule === undefined
+        ? {}
+        : { schedule: { file: options.schedule, ...schedule } }),
+      ...(windows === undefined ? {} : { windowSeconds: options.window, windows }),
+    };
+    const withAnalysis = analysis === undefined ? document : { ...document, analysis };
+    return { stdout: JSON.stringify({ ...withAnalysis, ...overTime }, null, 2), stderr };
+  }
+  const lines = [formatNetworkSimulation(document, analysis)];
+  if (options.schedule !== undefined) {
+    const count = schedule?.changes.length ?? 0;
+    lines.push(`Schedule: ${options.schedule} (${count} ${count === 1 ? 'change' : 'changes'})`);
+  }
+  if (windows !== undefined) {
+    const over =
+      result.replications === 1
+        ? 'one replication'
+        : `means over ${result.replications} replications (the JSON and --csv give each 95 % half-width)`;
+    lines.push(
+      `\nWindows of ${options.window} s of virtual time from the start of the run (warm-up ${result.warmup} s included); ${over}`,
+      formatWindows(windows, setting !== null),
+    );
+  }
+  return { stdout: lines.join('\n'), stderr };
 }
 
 /** The predicted end-to-end rejection of a class, `*`-marked if the analysis did not converge. */

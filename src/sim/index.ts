@@ -15,6 +15,12 @@ export {
   type SimulationProgress,
 } from './engine/Simulation.js';
 export type {
+  LoadChange,
+  LoadSchedule,
+  ScheduledMultiplier,
+  ScheduleNetwork,
+} from './network/LoadSchedule.js';
+export type {
   NetworkSimulationResult,
   SimulatedEndToEnd,
   SimulatedLoad,
@@ -22,12 +28,29 @@ export type {
   SimulatedServiceClass,
 } from './network/NetworkSimulationResult.js';
 export {
+  type MultiplierPiece,
+  piecewiseLinearMultiplier,
+  type RateMultiplier,
+} from './network/RateMultiplier.js';
+export {
   type ReplicatedEndToEnd,
   type ReplicatedNetworkResult,
   type ReplicatedService,
   type ReplicatedServiceClass,
   replicateNetwork,
 } from './network/replicateNetwork.js';
+export { type ReplicatedWindow, replicateWindows } from './network/replicateWindows.js';
+export {
+  type ResolvedLoadSchedule,
+  resolveLoadSchedule,
+  type ScheduleProblem,
+} from './network/resolveLoadSchedule.js';
+export type {
+  SimulatedWindow,
+  WindowFigures,
+  WindowServiceFigures,
+} from './network/SimulatedWindow.js';
+export { type ScheduledRates, scheduledRates } from './network/scheduledRates.js';
 export {
   type NetworkPolicyOptions,
   type SimulateNetworkOptions,

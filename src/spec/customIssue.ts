@@ -7,8 +7,12 @@ import type { z } from 'zod';
 export interface CustomIssueParams {
   /** What would have been valid, in domain words: `a declared class (high, low)`. */
   readonly expected: string;
-  /** Point at the key of the last path element (a record key) rather than at its value. */
-  readonly at?: 'key' | 'value';
+  /**
+   * Point at the key of the last path element (a record key) rather than at its value; or, with
+   * `missing`, report a field missing from the mapping at the path (placed at its start, ranked
+   * after the problems inside it, as the schema's own missing fields are).
+   */
+  readonly at?: 'key' | 'value' | 'missing';
 }
 
 /** A problem found by a rule that spans several fields. */
@@ -33,5 +37,5 @@ export function customIssueParams(params: unknown): CustomIssueParams | undefine
   if (typeof params !== 'object' || params === null) return undefined;
   const { expected, at } = params as { expected?: unknown; at?: unknown };
   if (typeof expected !== 'string') return undefined;
-  return at === 'key' || at === 'value' ? { expected, at } : { expected };
+  return at === 'key' || at === 'value' || at === 'missing' ? { expected, at } : { expected };
 }

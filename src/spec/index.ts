@@ -14,6 +14,7 @@ export { BUILTIN_EXAMPLE_NAMES, builtinExample } from './examples.js';
 export * from './generators/index.js';
 export { ROUTE_SUM_TOLERANCE } from './networkRules.js';
 export { loadNetworkFile, parseNetwork } from './parseNetwork.js';
+export { loadScheduleFile, parseSchedule } from './parseSchedule.js';
 export {
   checkSidecarConfig,
   loadSidecarConfigFile,
@@ -28,6 +29,12 @@ export {
   specIssue,
 } from './SpecError.js';
 export { type QueueSetting, scaleToBottleneck } from './scaleToBottleneck.js';
+export {
+  type ScheduleChangeSpec,
+  type ScheduleSpec,
+  scheduleChangeSchema,
+  scheduleSchema,
+} from './scheduleSchema.js';
 export {
   type BackoffSpec,
   backoffSchema,

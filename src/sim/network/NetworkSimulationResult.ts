@@ -1,4 +1,5 @@
 import type { NetworkLoad } from '../../model/network/NetworkReport.js';
+import type { SimulatedWindow } from './SimulatedWindow.js';
 import type { NetworkStrategy } from './strategy.js';
 
 /**
@@ -24,6 +25,11 @@ export interface NetworkSimulationResult {
   readonly events: number;
   /** Virtual time when the last measured request resolved, seconds. */
   readonly endTime: number;
+  /**
+   * The run window by window, when `windowSeconds` was given (absent otherwise): [0, S), [S, 2S),
+   * … up to the end of the measured window, warm-up included.
+   */
+  readonly windows?: readonly SimulatedWindow[];
 }
 
 /** One service, measured. */

@@ -7,6 +7,7 @@ import type {
   SimulatedLoad,
   SimulatedServiceClass,
 } from './NetworkSimulationResult.js';
+import { type ReplicatedWindow, replicateWindows } from './replicateWindows.js';
 import { type SimulateNetworkOptions, simulateNetwork } from './simulateNetwork.js';
 
 /** A class at a service over replications: `in`, `out`, `attempts`, `rejection`, each with `Ci95`. */
@@ -47,6 +48,11 @@ export interface ReplicatedNetworkResult {
   readonly warmup: number;
   /** Events processed by all replications together. */
   readonly events: number;
+  /**
+   * The windows of the runs (when `windowSeconds` was given; absent otherwise), averaged window by
+   * window over the replications, each figure with its `Ci95`.
+   */
+  readonly windows?: readonly ReplicatedWindow[];
 }
 
 const SERVICE_CLASS_FIELDS = ['in', 'out', 'attempts', 'timeouts', 'rejection'] as const;
@@ -142,6 +148,9 @@ export function replicateNetwork(
     duration: first.duration,
     warmup: first.warmup,
     events,
+    ...(first.windows === undefined
+      ? {}
+      : { windows: replicateWindows(results.map((result) => result.windows ?? [])) }),
   };
 }
 

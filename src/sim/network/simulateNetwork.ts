@@ -10,11 +10,7 @@ import type { RetryBudget } from '../../policy/budget/RetryBudget.js';
 import type { Clock } from '../../policy/Clock.js';
 import type { ClassOptions } from '../../policy/classes/ClassTable.js';
 import type { AttemptOutcome } from '../../policy/retry/AttemptOutcome.js';
-import {
-  createRetryPolicy,
-  type RetryPolicy,
-  type RetryPolicyOptions,
-} from '../../policy/retry/RetryPolicy.js';
+import { createRetryPolicy, type RetryPolicy } from '../../policy/retry/RetryPolicy.js';
 import {
   fixedTimeout,
   type TimeoutObservation,
@@ -36,6 +32,9 @@ import type {
   SimulatedService,
   SimulatedServiceClass,
 } from './NetworkSimulationResult.js';
+import type { RateMultiplier } from './RateMultiplier.js';
+import type { SimulateNetworkOptions } from './SimulateNetworkOptions.js';
+import { type ScheduledRates, scheduledRates } from './scheduledRates.js';
 import {
   createStrategyBudget,
   isNetworkStrategy,
@@ -43,57 +42,9 @@ import {
   type NetworkStrategy,
   usesUniformLimits,
 } from './strategy.js';
+import { WindowTally } from './WindowTally.js';
 
-/** What {@link SimulateNetworkOptions.retryPolicy} receives to build a service's policy. */
-export type NetworkPolicyOptions = RetryPolicyOptions & {
-  readonly clock: Clock;
-  readonly random: RandomSource;
-};
-
-/** Options of {@link simulateNetwork}. */
-export interface SimulateNetworkOptions {
-  /** Length of the measured window, virtual seconds; > 0. */
-  readonly duration: number;
-  /** Virtual seconds simulated before the window; default 10 % of `duration`. */
-  readonly warmup?: number;
-  /** Seed of the random source (a safe integer). */
-  readonly seed: number;
-  /** Substream of the seed; default 0. */
-  readonly stream?: number;
-  /** Retry delay of every hop's client; default {@link DEFAULT_BACKOFF} (random, mean 100 ms). */
-  readonly backoff?: BackoffDescription;
-  /**
-   * Retry delay per class (index as in `network.classes`); a class without one uses `backoff`.
-   * A network file's per-class `backoff:` entries arrive here.
-   */
-  readonly classBackoffs?: readonly (BackoffDescription | undefined)[];
-  /**
-   * The per-try timeout strategy of the clients calling service `serviceIndex` (one instance per
-   * hop, shared by that hop's concurrent requests), or undefined for none; default: the class's
-   * `timeoutMs` in the policy, if any, as a fixed timeout. An attempt still running when its
-   * timeout expires is abandoned by its client (outcome `timeout`, which the policy may retry);
-   * the server goes on with the abandoned work, which holds its place in the queue.
-   */
-  readonly timeouts?: (serviceIndex: number) => TimeoutStrategy | undefined;
-  /** Called now and then with the fraction of the run's virtual time done (0 to 1). */
-  readonly onProgress?: (fraction: number) => void;
-  /** Service-time law per service (seconds); default exponential with mean 1/capacity. */
-  readonly serviceTimes?: readonly ServiceTimeDistribution[];
-  /**
-   * Builds the retry policy of the clients calling service `serviceIndex`; default
-   * `createRetryPolicy`. The options it receives carry the service's per-class retry limits, the
-   * backoff, the simulation's virtual clock (ms) and the run's seeded random source. A test can
-   * wrap the policy to watch its decisions; the simulator never decides a retry itself.
-   */
-  readonly retryPolicy?: (serviceIndex: number, options: NetworkPolicyOptions) => RetryPolicy;
-  /**
-   * How clients retry (see {@link NetworkStrategy}); default `difftry`. Every strategy but
-   * `difftry` gives each class the highest class's limit at each hop; the budget strategies add a
-   * fresh budget per hop in the options passed to `retryPolicy` (`budget`). The simulator reports
-   * each hop's requests and attempts to its policy's `budget` as the runtime's executor does.
-   */
-  readonly strategy?: NetworkStrategy;
-}
+export type { NetworkPolicyOptions, SimulateNetworkOptions } from './SimulateNetworkOptions.js';
 
 /** A rejected attempt, as the runtime's client sees it: the server answered 503. */
 const REJECTED: AttemptOutcome = Object.freeze({ kind: 'status', status: 503 });
@@ -176,6 +127,12 @@ class NetworkRun {
   private readonly queueLimit: Float64Array;
   private readonly inSystem: Int32Array;
   private readonly lines: readonly IntFifo[];
+  /** The schedule's multipliers: per service of its capacity, per cell of its arrivals. */
+  private readonly rates: ScheduledRates | undefined;
+  private readonly capacityRates: readonly (RateMultiplier | undefined)[];
+  private readonly arrivalRates: readonly (RateMultiplier | undefined)[];
+  /** Counts events per window of `windowSeconds`; undefined without windows. */
+  private readonly tally: WindowTally | undefined;
 
   // Per class.
   private readonly classNames: readonly string[];
@@ -311,6 +268,10 @@ class NetworkRun {
     this.queueLimit = new Float64Array(services.map((s) => s.queue));
     this.inSystem = new Int32Array(serviceCount);
     this.lines = services.map(() => new IntFifo());
+    const rates = options.schedule && scheduledRates(options.schedule, network);
+    this.rates = rates;
+    this.capacityRates = rates?.capacity ?? [];
+    this.arrivalRates = rates?.arrivals ?? [];
 
     const simulation = this.simulation;
     const clock: Clock = () => simulation.now * 1000;
@@ -418,22 +379,35 @@ class NetworkRun {
     this.timeoutKind = simulation.define((payload) => this.timeout(payload));
     const windowEndKind = simulation.define(() => this.closeWindow());
     simulation.schedule(this.windowEnd, windowEndKind, 0);
+    const { windowSeconds } = options;
+    const [end, inSystem] = [this.windowEnd, this.inSystem];
+    this.tally =
+      windowSeconds === undefined
+        ? undefined
+        : new WindowTally({ simulation, windowSeconds, end, classCount, serviceCount, inSystem });
     for (let cell = 0; cell < cells; cell++) {
-      if (this.meanInterarrival[cell] > 0) {
-        simulation.schedule(this.interarrival(cell), this.arrivalKind, cell);
-      }
+      if (this.meanInterarrival[cell] > 0) this.scheduleArrival(cell);
     }
   }
 
-  private interarrival(cell: number): number {
-    return -this.meanInterarrival[cell] * Math.log1p(-this.random());
+  /** Schedules the next external arrival of `cell` (none if its rate stays 0 from now on). */
+  private scheduleArrival(cell: number): void {
+    const gap = -this.meanInterarrival[cell] * Math.log1p(-this.random());
+    const at = this.later(this.arrivalRates[cell], gap);
+    if (at < Number.POSITIVE_INFINITY) this.simulation.schedule(at, this.arrivalKind, cell);
+  }
+
+  /** Now plus `amount` of time run at the multiplier's rate (1 without a multiplier). */
+  private later(rate: RateMultiplier | undefined, amount: number): number {
+    return rate === undefined
+      ? this.simulation.now + amount
+      : rate.advance(this.simulation.now, amount);
   }
 
   /** An external arrival; `cell` = service × classCount + class. */
   private arrival(cell: number): void {
-    const simulation = this.simulation;
-    const now = simulation.now;
-    simulation.schedule(now + this.interarrival(cell), this.arrivalKind, cell);
+    const now = this.simulation.now;
+    this.scheduleArrival(cell);
     const classIndex = cell % this.classCount;
     const id = this.allocate();
     this.requestClass[id] = classIndex;
@@ -461,6 +435,7 @@ class NetworkRun {
     this.previousDelayMs[id] = Number.isNaN(first) ? 0 : first;
     if (this.measured[id] === 1)
       this.arrivedCount[service * this.classCount + this.requestClass[id]]++;
+    this.tally?.entered(service * this.classCount + this.requestClass[id], internal);
     if (this.hasBudget) {
       this.budgets[service]?.requestStarted(
         this.classNames[this.requestClass[id]] as string,
@@ -480,9 +455,11 @@ class NetworkRun {
       this.attemptCount[cell]++;
       if (this.internal[id] === 1) this.internalAttempts++;
     }
+    this.tally?.attempted(cell);
     if (this.hasTimeouts) this.startTimer(id, cell);
     if (this.inSystem[service] >= this.queueLimit[service]) {
       if (measured) this.attemptRejectionCount[cell]++;
+      this.tally?.attemptRejected(cell);
       if (this.hasTimeouts) this.endAttempt(id, cell, 'failure');
       this.attemptFailed(id, REJECTED);
       return;
@@ -531,6 +508,7 @@ class NetworkRun {
       (this.simulation.now - this.attemptStart[id]) * 1000,
     );
     if (this.measured[id] === 1) this.timeoutCount[cell]++;
+    this.tally?.timedOut(cell);
     const fresh = this.allocate();
     this.requestClass[fresh] = classIndex;
     this.requestService[fresh] = this.requestService[id];
@@ -577,6 +555,7 @@ class NetworkRun {
       return;
     }
     if (measured) this.hopRejectionCount[cell]++;
+    this.tally?.hopFailed(cell);
     budget?.requestFinished(className, this.nowMs());
     const caller = this.parent[id];
     if (caller >= 0) {
@@ -585,16 +564,13 @@ class NetworkRun {
       return;
     }
     if (measured) this.rejected[classIndex]++;
-    this.finish(id);
+    this.finish(id, false);
   }
 
   private startService(service: number): void {
     const simulation = this.simulation;
-    simulation.schedule(
-      simulation.now + (this.serviceTimes[service] as ServiceTimeDistribution).sample(this.random),
-      this.departureKind,
-      service,
-    );
+    const work = (this.serviceTimes[service] as ServiceTimeDistribution).sample(this.random);
+    simulation.schedule(this.later(this.capacityRates[service], work), this.departureKind, service);
   }
 
   /** The request at the head of `service`'s line finishes service: it moves on or leaves. */
@@ -632,11 +608,15 @@ class NetworkRun {
       }
     }
     if (this.measured[id] === 1) this.complete(id, classIndex);
-    this.finish(id);
+    this.finish(id, true);
   }
 
-  /** The current attempt of `id` at `service` succeeded: the hop's budget hears of it. */
+  /**
+   * The current attempt of `id` at `service` succeeded: the window tally and the hop's budget
+   * hear of it.
+   */
   private hopSucceeded(id: number, service: number, classIndex: number): void {
+    this.tally?.hopSucceeded(service * this.classCount + classIndex);
     const budget = this.budgets[service];
     if (budget === undefined) return;
     const className = this.classNames[classIndex] as string;
@@ -773,11 +753,12 @@ class NetworkRun {
       return;
     }
     if (this.measured[id] === 1) this.complete(id, classIndex);
-    this.finish(id);
+    this.finish(id, true);
   }
 
-  /** Request `id` has left the network (completed or rejected). */
-  private finish(id: number): void {
+  /** Request `id` has left the network, completed (`ok`) or rejected. */
+  private finish(id: number, ok: boolean): void {
+    this.tally?.finished(this.requestClass[id], ok);
     if (this.measured[id] === 1) {
       this.measuredOutstanding--;
       this.stopIfDrained();
@@ -903,6 +884,7 @@ class NetworkRun {
       warmup: this.warmup,
       events: this.simulation.eventsProcessed,
       endTime: this.simulation.now,
+      ...(this.tally === undefined ? {} : { windows: this.tally.windows(network, this.rates) }),
     };
   }
 }
