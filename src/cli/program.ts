@@ -242,9 +242,11 @@ function program(): Command {
     });
   cli
     .command('verify-uniqueness')
-    .description('check numerically that random cyclic routing networks have one fixed point')
+    .description(
+      'check numerically that random cyclic routing networks (or call graphs) have one fixed point',
+    )
     .addOption(
-      new Option('--graphs <n>', 'random cyclic graphs (3 to 30 services)')
+      new Option('--graphs <n>', 'random graphs (cyclic routing: 3 to 30 services; calls: 2 to 30)')
         .argParser(integerIn('--graphs', ...UNIQ_LIMITS.graphs))
         .default(UNIQ.graphs),
     )
@@ -269,9 +271,15 @@ function program(): Command {
         .default(UNIQ.classesMax),
     )
     .addOption(
-      new Option('--threads <t>', 'worker threads (default: every core; 1: no worker)').argParser(
-        integerIn('--threads', ...UNIQ_LIMITS.threads),
-      ),
+      new Option(
+        '--threads <t>',
+        'threads, this one included (default: every core; 1: no worker)',
+      ).argParser(integerIn('--threads', ...UNIQ_LIMITS.threads)),
+    )
+    .option(
+      '--form <form>',
+      'routes (cyclic routing networks) or calls (call graphs with nested retries)',
+      UNIQ.form,
     )
     .option('--out <dir>', 'where to write counterexamples (default: the current directory)')
     .option('--json', 'print one JSON document on stdout')

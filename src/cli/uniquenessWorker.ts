@@ -1,22 +1,40 @@
 /**
  * The work of `difftry verify-uniqueness`, one (graph, configuration) job at a time: run in the
- * main thread with `--threads 1`, or in worker threads, of which this file is also the entry.
- * A worker receives batches of jobs, posts one result per job and then asks for more.
+ * calling thread, and in worker threads, of which this file is also the entry. A worker receives
+ * ranges of jobs, runs each range and posts its totals (and any counterexample) in one message.
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
-import { seededRandom } from '../model/random.js';
+import { type RandomSource, seededRandom } from '../model/random.js';
 import {
+  addCheck,
   backEdgeCount,
+  type CallConfigurationCheck,
   type ConfigurationCheck,
+  callGraphPlan,
+  checkCallConfiguration,
   checkConfiguration,
   configurationSeed,
+  drawCallConfiguration,
   drawConfiguration,
+  EMPTY_TALLY,
   graphPlan,
+  type UniquenessTally,
 } from '../model/uniqueness/index.js';
 import { generateCyclic } from '../spec/generators/generateCyclic.js';
+import { generateDgg } from '../spec/generators/generateDgg.js';
+import { generateMuBench } from '../spec/generators/generateMuBench.js';
 import { databaseCount } from '../spec/generators/muBenchTopology.js';
 import { toNetworkModel } from '../spec/toNetworkModel.js';
+
+/**
+ * Which networks the check draws: `routes`, cyclic routing networks (the paper's check), or
+ * `calls`, call graphs with nested retries (µBench-like and DGG-like).
+ */
+export type UniquenessForm = 'routes' | 'calls';
+
+/** The forms, in the order help text lists them. */
+export const UNIQUENESS_FORMS: readonly UniquenessForm[] = ['routes', 'calls'];
 
 /** The inputs that, with a job's indices, fix its result. */
 export interface UniquenessSettings {
@@ -26,6 +44,8 @@ export interface UniquenessSettings {
   readonly inits: number;
   /** Most classes P of a configuration. */
   readonly classesMax: number;
+  /** Which networks; default `routes`. */
+  readonly form?: UniquenessForm;
 }
 
 /** One configuration of one graph. */
@@ -35,23 +55,39 @@ export interface UniquenessJob {
 }
 
 /** What a job found; `network` is included only for a counterexample (to write it out). */
-export interface UniquenessJobResult extends UniquenessJob, ConfigurationCheck {
-  readonly network?: NetworkModel;
+export type UniquenessJobResult =
+  | (UniquenessJob &
+      ConfigurationCheck & { readonly form: 'routes'; readonly network?: NetworkModel })
+  | (UniquenessJob &
+      CallConfigurationCheck & { readonly form: 'calls'; readonly network?: NetworkModel });
+
+/** The totals of a range of jobs, and its counterexamples in job order. */
+export interface UniquenessRangeResult {
+  readonly tally: UniquenessTally;
+  readonly counterexamples: readonly UniquenessJobResult[];
 }
 
-/** Messages between the main thread and a worker. */
-export type ToWorker = { readonly type: 'batch'; readonly jobs: readonly UniquenessJob[] };
-export type FromWorker =
-  | { readonly type: 'result'; readonly result: UniquenessJobResult }
-  | { readonly type: 'idle' };
+/**
+ * Messages between the calling thread and a worker: jobs are numbered graph by graph
+ * (job j is configuration j mod M of graph ⌊j / M⌋), and a range is [first, end).
+ */
+export type ToWorker = { readonly type: 'range'; readonly first: number; readonly end: number };
+export type FromWorker = { readonly type: 'done'; readonly result: UniquenessRangeResult };
+
+/** What a worker is started with (`workerData`). */
+export interface UniquenessWorkerData {
+  readonly kind: typeof UNIQUENESS_WORKER_KIND;
+  readonly settings: UniquenessSettings;
+  /** M, configurations per graph, to turn a job number into its indices. */
+  readonly configs: number;
+}
 
 /** How a worker recognises that it was started for this work (`workerData.kind`). */
 export const UNIQUENESS_WORKER_KIND = 'difftry-verify-uniqueness';
 
 /**
- * Runs one job: builds graph `job.graph` (a cyclic network from `generateCyclic`, planned by
- * `graphPlan`), draws configuration `job.configuration` on it and checks it from K initial
- * points. Depends only on the job and `settings`, never on the thread that runs it.
+ * Runs one job: draws its configuration ({@link drawUniquenessConfiguration}) and checks it from
+ * K initial points. Depends only on the job and `settings`, never on the thread that runs it.
  * @param graphs - a cache of base networks by graph index, kept between jobs of one thread.
  */
 export function runUniquenessJob(
@@ -59,17 +95,71 @@ export function runUniquenessJob(
   settings: UniquenessSettings,
   graphs: Map<number, NetworkModel> = new Map(),
 ): UniquenessJobResult {
+  const { network, random, form } = drawUniquenessConfiguration(job, settings, graphs);
+  if (form === 'calls') {
+    const check = checkCallConfiguration(network, { inits: settings.inits, random });
+    return { ...job, ...check, form, ...(check.distinct === undefined ? {} : { network }) };
+  }
+  const check = checkConfiguration(network, { inits: settings.inits, random });
+  return { ...job, ...check, form, ...(check.distinct === undefined ? {} : { network }) };
+}
+
+/**
+ * The network of a job, and the random source its initial points are then drawn from: graph
+ * `job.graph` (a cyclic routing network from `generateCyclic` planned by `graphPlan`, or with
+ * `form: 'calls'` a call graph from `generateMuBench`/`generateDgg` planned by `callGraphPlan`),
+ * with configuration `job.configuration` drawn on it from the configuration's own seed.
+ * @param graphs - a cache of base networks by graph index; only the latest graph is kept.
+ */
+export function drawUniquenessConfiguration(
+  job: UniquenessJob,
+  settings: UniquenessSettings,
+  graphs: Map<number, NetworkModel> = new Map(),
+): { network: NetworkModel; random: RandomSource; form: UniquenessForm } {
+  const form = settings.form ?? 'routes';
   let base = graphs.get(job.graph);
   if (base === undefined) {
-    base = baseNetwork(settings.seed, job.graph);
+    base =
+      form === 'calls'
+        ? baseCallGraph(settings.seed, job.graph)
+        : baseNetwork(settings.seed, job.graph);
     // Jobs come graph by graph: keep only the latest so a long run does not hoard networks.
     graphs.clear();
     graphs.set(job.graph, base);
   }
   const random = seededRandom(configurationSeed(settings.seed, job.graph, job.configuration));
-  const network = drawConfiguration(base, random, { maxClasses: settings.classesMax });
-  const check = checkConfiguration(network, { inits: settings.inits, random });
-  return { ...job, ...check, ...(check.distinct === undefined ? {} : { network }) };
+  const options = { maxClasses: settings.classesMax };
+  const network =
+    form === 'calls'
+      ? drawCallConfiguration(base, random, options)
+      : drawConfiguration(base, random, options);
+  return { network, random, form };
+}
+
+/**
+ * Runs jobs `first` … `end − 1` (numbered graph by graph, `configs` per graph) and sums them.
+ * @param graphs - as for {@link runUniquenessJob}.
+ */
+export function runUniquenessRange(
+  first: number,
+  end: number,
+  settings: UniquenessSettings,
+  configs: number,
+  graphs: Map<number, NetworkModel> = new Map(),
+): UniquenessRangeResult {
+  let tally = EMPTY_TALLY;
+  const counterexamples: UniquenessJobResult[] = [];
+  for (let job = first; job < end; job++) {
+    const result = runUniquenessJob(jobAt(job, configs), settings, graphs);
+    tally = addCheck(tally, result);
+    if (result.distinct !== undefined) counterexamples.push(result);
+  }
+  return { tally, counterexamples };
+}
+
+/** The indices of job number `job`, with `configs` configurations per graph. */
+export function jobAt(job: number, configs: number): UniquenessJob {
+  return { graph: Math.floor(job / configs), configuration: job % configs };
 }
 
 /** Graph `graph` of a run: the cyclic network its plan describes, with one class. */
@@ -85,15 +175,24 @@ function baseNetwork(seed: number, graph: number): NetworkModel {
   return toNetworkModel(spec);
 }
 
+/** Call graph `graph` of a run: the µBench-like or DGG-like graph its plan describes. */
+function baseCallGraph(seed: number, graph: number): NetworkModel {
+  const plan = callGraphPlan(seed, graph);
+  const options = {
+    services: plan.services,
+    classes: 1,
+    seed: plan.generatorSeed,
+    form: 'calls',
+  } as const;
+  return toNetworkModel(plan.kind === 'dgg' ? generateDgg(options) : generateMuBench(options));
+}
+
 if (!isMainThread && parentPort !== null && workerData?.kind === UNIQUENESS_WORKER_KIND) {
   const port = parentPort;
-  const settings = workerData.settings as UniquenessSettings;
+  const { settings, configs } = workerData as UniquenessWorkerData;
   const graphs = new Map<number, NetworkModel>();
   port.on('message', (message: ToWorker) => {
-    for (const job of message.jobs) {
-      const reply: FromWorker = { type: 'result', result: runUniquenessJob(job, settings, graphs) };
-      port.postMessage(reply);
-    }
-    port.postMessage({ type: 'idle' } satisfies FromWorker);
+    const result = runUniquenessRange(message.first, message.end, settings, configs, graphs);
+    port.postMessage({ type: 'done', result } satisfies FromWorker);
   });
 }

@@ -68,3 +68,30 @@ function attemptRejection(s: number, a: number, residualAlphas?: readonly number
   const alpha = residualAlphas[Math.min(a - 1, residualAlphas.length - 1)] ?? 1;
   return 1 - alpha + alpha * s;
 }
+
+/**
+ * {@link retryFlow} of the independent model (no residual-time correction) for every retry limit
+ * 0 … `maxLimit` at once, written into tables: `attempts[k]` is the attempts per request and
+ * `rejection[k]` (when given) the rejection of a class with limit k. No allocation, and one pass
+ * where per-class calls would repeat the same products: the routing solver's inner loop. Bit for
+ * bit what `retryFlow(s, k)` gives, since it forms the same products and sums in the same order.
+ * @param attempts - at least `maxLimit + 1` long; so is `rejection`.
+ */
+export function independentRetryFlows(
+  s: number,
+  maxLimit: number,
+  attempts: Float64Array,
+  rejection?: Float64Array,
+): void {
+  // reach = s^k, the probability that attempt k happens; attempts = 1 + s + … + s^k.
+  let reach = 1;
+  let total = 1;
+  for (let k = 0; ; k++) {
+    attempts[k] = total;
+    const next = reach * s;
+    if (rejection !== undefined) rejection[k] = next;
+    if (k >= maxLimit) return;
+    reach = next;
+    total += reach;
+  }
+}

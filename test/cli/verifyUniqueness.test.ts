@@ -5,12 +5,17 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stringify } from 'yaml';
-import { runUniquenessJob } from '../../src/cli/uniquenessWorker.js';
+import { runUniquenessJob, runUniquenessRange } from '../../src/cli/uniquenessWorker.js';
 import { networkSpecOf, writeCounterexamples } from '../../src/cli/verifyUniquenessCommand.js';
 import { solveRouting } from '../../src/model/network/solveRouting.js';
 import { seededRandom } from '../../src/model/random.js';
-import { drawConfiguration } from '../../src/model/uniqueness/index.js';
+import {
+  combineTallies,
+  drawCallConfiguration,
+  drawConfiguration,
+} from '../../src/model/uniqueness/index.js';
 import { generateCyclic } from '../../src/spec/generators/generateCyclic.js';
+import { generateMuBench } from '../../src/spec/generators/generateMuBench.js';
 import { parseNetwork } from '../../src/spec/parseNetwork.js';
 import { toNetworkModel } from '../../src/spec/toNetworkModel.js';
 import { runCli } from './runCli.js';
@@ -79,6 +84,7 @@ describe('difftry verify-uniqueness, in-process (--threads 1)', () => {
     ],
     ['negative seed', ['--seed', '-1'], /--seed/],
     ['unknown option', ['--fast'], /unknown option/],
+    ['an unknown form', ['--form', 'mesh'], /--form: expected one of routes, calls, got "mesh"/],
   ];
   it.each(bad)('exits 2 on %s, with one line and nothing on stdout', async (_, args, message) => {
     const { code, stdout, stderr } = await run('verify-uniqueness', ...args);
@@ -86,6 +92,22 @@ describe('difftry verify-uniqueness, in-process (--threads 1)', () => {
     expect(stdout).toBe('');
     expect(stderr).toMatch(message);
     expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('difftry verify-uniqueness --form calls, in-process', () => {
+  it('checks call graphs and says that no guarantee applies', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'difftry-uniqueness-'));
+    const calls = [...small, '--form', 'calls', '--threads', '1', '--out', out];
+    const { code, stdout } = await run(...calls, '--json');
+    expect(code).toBe(0);
+    const doc = JSON.parse(stdout);
+    expect(doc).toMatchObject({ form: 'calls', cases: 12, configurations: 4 });
+    expect(doc.guarantees).toEqual({ dag: 0, norm: 0, 'class-independent': 0, none: 4 });
+    const table = await run(...calls);
+    expect(table.stdout).toMatch(/networks +call graphs/);
+    expect(table.stdout).toMatch(/uniqueness is not proven for call graphs/);
+    expect(table.stdout).toMatch(/bistable configurations +0 /);
   });
 });
 
@@ -98,6 +120,21 @@ describe('jobs and counterexample files', () => {
     expect(runUniquenessJob({ graph: 3, configuration: 1 }, settings, graphs)).toEqual(alone);
     expect(alone.runs).toBe(4);
   });
+
+  it.each(['routes', 'calls'] as const)(
+    'sums ranges of jobs to the same totals however they are cut (%s)',
+    (form) => {
+      const settings = { seed: 4, inits: 3, classesMax: 5, form };
+      const whole = runUniquenessRange(0, 12, settings, 4);
+      const graphs = new Map();
+      const parts = [runUniquenessRange(0, 5, settings, 4, graphs)];
+      parts.push(runUniquenessRange(5, 6, settings, 4, graphs));
+      parts.push(runUniquenessRange(6, 12, settings, 4));
+      expect(parts.map((p) => p.tally).reduce(combineTallies)).toEqual(whole.tally);
+      expect(parts.flatMap((p) => p.counterexamples)).toEqual(whole.counterexamples);
+      expect(whole.tally.cases).toBe(36);
+    },
+  );
 
   const network = drawConfiguration(
     toNetworkModel(generateCyclic({ services: 12, classes: 1, seed: 4, backEdges: 3 })),
@@ -141,6 +178,7 @@ describe('jobs and counterexample files', () => {
     const [paths] = await writeCounterexamples(
       [
         {
+          form: 'routes',
           graph: 4,
           configuration: 1,
           classes: network.classes.length,
@@ -175,21 +213,106 @@ describe('jobs and counterexample files', () => {
   });
 });
 
-describe('difftry verify-uniqueness on worker threads', () => {
-  it('finds what the in-process run finds, in a child process with --threads 2', async () => {
-    const args = [...small, '--json'];
-    const child = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', ...args, '--threads', '2'],
-      { cwd: repoRoot, timeout: 120_000 },
+describe('a call-graph counterexample file', () => {
+  it('writes the network with its calls and both states, healthy and storm', async () => {
+    const network = drawCallConfiguration(
+      toNetworkModel(generateMuBench({ services: 8, classes: 1, seed: 2, form: 'calls' })),
+      seededRandom(3),
     );
-    const parallel = JSON.parse(child.stdout);
-    const inProcess = JSON.parse((await run(...args, '--threads', '1')).stdout);
-    expect(parallel.threads).toBe(2);
-    expect(parallel.cases).toBe(12);
-    expect(parallel.cases).toBe(inProcess.cases);
-    expect(parallel.counterexamples.length).toBe(inProcess.counterexamples.length);
-    expect(parallel.guarantees).toEqual(inProcess.guarantees);
-    expect(parallel.nonConvergedRuns).toBe(inProcess.nonConvergedRuns);
-  }, 120_000);
+    const state = (init: number, s: number, attempts: number) => ({
+      init,
+      initialS: init === 0 ? undefined : network.services.map(() => 0.5),
+      s: network.services.map(() => s),
+      attemptsPerRequest: attempts,
+      completion: 1 - s,
+      converged: true,
+      iterations: 12,
+    });
+    const dir = join(mkdtempSync(join(tmpdir(), 'difftry-uniqueness-')), 'calls');
+    const [paths] = await writeCounterexamples(
+      [
+        {
+          form: 'calls',
+          graph: 2,
+          configuration: 5,
+          classes: network.classes.length,
+          services: network.services.length,
+          guarantee: 'none',
+          runs: 4,
+          converged: 4,
+          nonConverged: 0,
+          maxIterations: 12,
+          distinct: { healthy: state(0, 0.01, 3), storm: state(3, 0.9, 40), difference: 0.89 },
+          network,
+        },
+      ],
+      7,
+      dir,
+    );
+    expect(readdirSync(dir).sort()).toEqual([
+      'uniqueness-calls-seed7-graph2-config5.fixed-points.json',
+      'uniqueness-calls-seed7-graph2-config5.yaml',
+    ]);
+    const text = readFileSync(paths?.network ?? '', 'utf8');
+    expect(text).toMatch(/--form calls --seed 7 \(graph 2, configuration 5\)/);
+    expect(text).toMatch(/bistable call graph \(a finding about the model, not a solver failure\)/);
+    const back = toNetworkModel(parseNetwork(text, 'x.yaml'));
+    expect(back.mode).toBe('calls');
+    expect(back.services.map((s) => s.calls)).toEqual(
+      network.services.map((s) =>
+        (s.calls ?? []).map((c) => ({ ...c, parallel: c.parallel ?? false })),
+      ),
+    );
+    const points = JSON.parse(readFileSync(paths?.fixedPoints ?? '', 'utf8'));
+    expect(points).toMatchObject({ form: 'calls', difference: 0.89 });
+    expect(points.healthy).toMatchObject({ init: 0, attemptsPerRequest: 3, initialS: null });
+    expect(points.storm.s.frontend).toBe(0.9);
+    expect(points.storm.initialS.frontend).toBe(0.5);
+  });
+});
+
+describe('difftry verify-uniqueness on worker threads', () => {
+  /** The run's document without what depends on the machine or the thread count. */
+  const figures = (stdout: string) => {
+    const { elapsedSeconds, casesPerSecond, threads, ...rest } = JSON.parse(stdout);
+    return { rest, threads };
+  };
+  /** stdout of the CLI in a child process; exit code 1 (two fixed points found) is a result. */
+  const child = async (args: readonly string[]): Promise<string> => {
+    try {
+      return (
+        await promisify(execFile)(
+          process.execPath,
+          ['--import', 'tsx', 'src/cli/main.ts', ...args],
+          {
+            cwd: repoRoot,
+            timeout: 120_000,
+          },
+        )
+      ).stdout;
+    } catch (error) {
+      const failed = error as { code?: number; stdout?: string };
+      if (failed.code === 1 && failed.stdout) return failed.stdout;
+      throw error;
+    }
+  };
+
+  it.each([
+    ['routes', ['--graphs', '3', '--configs', '7', '--inits', '3']],
+    ['calls', ['--graphs', '3', '--configs', '5', '--inits', '3', '--form', 'calls']],
+  ])(
+    'finds exactly what one thread finds with 2 and 3 threads (%s, in a child process)',
+    async (_, args) => {
+      const out = mkdtempSync(join(tmpdir(), 'difftry-uniqueness-'));
+      const base = ['verify-uniqueness', ...args, '--seed', '11', '--json', '--out', out];
+      const inProcess = figures((await run(...base, '--threads', '1')).stdout);
+      expect(inProcess.threads).toBe(1);
+      for (const threads of ['2', '3']) {
+        const parallel = figures(await child([...base, '--threads', threads]));
+        expect(parallel.threads).toBe(Number(threads));
+        expect(parallel.rest).toEqual(inProcess.rest);
+      }
+    },
+    120_000,
+  );
 });

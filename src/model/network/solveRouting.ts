@@ -1,15 +1,9 @@
-import { retryFlow } from '../retryFlow.js';
+import { independentRetryFlows, retryFlow } from '../retryFlow.js';
 import { attemptRejection, FIXED_POINT_TOLERANCE } from '../service.js';
 import type { NetworkModel } from './NetworkModel.js';
-import { prepareServices } from './prepare.js';
-import { routingRows } from './structure.js';
-import { stronglyConnectedComponents, successorLists, topologicalOrder } from './topology.js';
+import { compileRouting, INNER_TOLERANCE, type RoutingPlan } from './routingPlan.js';
 
-/**
- * Tolerance of each service's own fixed point inside a network solve: tighter than the network's,
- * so a service's answer is not what stops the sweeps from settling to 1e-12.
- */
-export const INNER_TOLERANCE = 1e-14;
+export { INNER_TOLERANCE } from './routingPlan.js';
 
 /** Options of {@link solveRouting}. */
 export interface RoutingSolveOptions {
@@ -54,133 +48,232 @@ export interface RoutingSolution {
  *
  * Completion probabilities solve C_i = (1 − R_i)((1 − Σ_j F_ij) + Σ_j F_ij C_j), exactly in reverse
  * topological order for a DAG, else by iteration to 1e-15.
+ *
+ * The network is compiled ({@link compileRouting}) and then settled ({@link settleRouting}): to
+ * solve one network from many starts, compile it once and call `settleRouting` for each.
+ * @throws {RangeError} naming the service and the bad value.
  */
 export function solveRouting(
   network: NetworkModel,
   options: RoutingSolveOptions = {},
 ): RoutingSolution {
+  const plan = compileRouting(network);
+  const { serviceCount: n, classCount } = plan;
+  const state = routingState(plan);
+  let initialIn: Float64Array | undefined;
+  if (options.initialIn !== undefined) {
+    initialIn = new Float64Array(n * classCount);
+    for (let i = 0; i < n; i++) {
+      for (let p = 0; p < classCount; p++) {
+        const k = i * classCount + p;
+        initialIn[k] = options.initialIn[i]?.[p] ?? (plan.gamma[k] as number);
+      }
+    }
+  }
+  const settled = settleRouting(plan, state, {
+    tolerance: options.tolerance,
+    maxIterations: options.maxIterations,
+    initialIn,
+  });
+  const table = (flat: Float64Array): number[][] =>
+    Array.from({ length: n }, (_, i) =>
+      Array.from(flat.subarray(i * classCount, (i + 1) * classCount)),
+    );
+  const rejection = table(state.rejection);
+  return {
+    lambdaIn: table(state.lambdaIn),
+    lambdaOut: table(state.lambdaOut),
+    attempts: table(state.attempts),
+    rejection,
+    s: Array.from(state.s),
+    completion: completionProbabilities(plan.rows, rejection, plan.topologicalOrder),
+    ...settled,
+  };
+}
+
+/**
+ * The working tables of {@link settleRouting} for one plan, per service i and class p, flat
+ * (`i × classCount + p`): after a settle, the solved state. Reused from solve to solve.
+ */
+export interface RoutingState {
+  /** λin_i^p, requests/s. */
+  readonly lambdaIn: Float64Array;
+  /** λout_i^p = λin_i^p (1 − R_i^p), requests/s. */
+  readonly lambdaOut: Float64Array;
+  /** Λ_i^p, attempts/s. */
+  readonly attempts: Float64Array;
+  /** R_i^p. */
+  readonly rejection: Float64Array;
+  /** s_i, per service. */
+  readonly s: Float64Array;
+}
+
+/** Fresh working tables for a plan. */
+export function routingState(plan: RoutingPlan): RoutingState {
+  const size = plan.serviceCount * plan.classCount;
+  return {
+    lambdaIn: new Float64Array(size),
+    lambdaOut: new Float64Array(size),
+    attempts: new Float64Array(size),
+    rejection: new Float64Array(size),
+    s: new Float64Array(plan.serviceCount),
+  };
+}
+
+/** Options of {@link settleRouting}: those of {@link solveRouting}, with a flat start. */
+export interface SettleOptions {
+  readonly tolerance?: number | undefined;
+  readonly maxIterations?: number | undefined;
+  /** Starting λin, flat (`i × classCount + p`), requests/s; default γ. */
+  readonly initialIn?: ArrayLike<number> | undefined;
+}
+
+/** How a settle ended. */
+export interface SettleResult {
+  readonly converged: boolean;
+  /** The most sweeps any cycle needed (1 for a DAG). */
+  readonly iterations: number;
+  /** Largest relative change of λin in the last sweep. */
+  readonly residual: number;
+}
+
+/**
+ * The routing fixed point of a compiled network, into `state`: the sweeps of
+ * {@link solveRouting} (which calls this), from `initialIn` (default γ). Solving the same plan
+ * from many starts reuses everything but the state; the result depends only on the plan and the
+ * start, bit for bit.
+ */
+export function settleRouting(
+  plan: RoutingPlan,
+  state: RoutingState,
+  options: SettleOptions = {},
+): SettleResult {
   const tolerance = options.tolerance ?? FIXED_POINT_TOLERANCE;
   const maxIterations = options.maxIterations ?? 10_000;
-  const services = prepareServices(network);
-  const n = services.length;
-  const classCount = network.classes.length;
-  const rows = network.classes.map((_, p) => routingRows(network, p));
-  // incoming[p][i]: (from, probability) pairs
-  const incoming = rows.map((classRows) => {
-    const lists: { from: number; p: number }[][] = Array.from({ length: n }, () => []);
-    classRows.forEach((row, from) => {
-      for (const e of row) if (e.p > 0) lists[e.to]?.push({ from, p: e.p });
-    });
-    return lists;
-  });
-  const successors = successorLists(network.services, { routes: true, calls: false });
-
-  const topo = topologicalOrder(successors);
-  const gamma = network.services.map((s) => network.classes.map((_, p) => s.arrivals[p] ?? 0));
-  const totalExternal = gamma.flat().reduce((a, b) => a + b, 0);
-  const floor = 1e-9 * Math.max(totalExternal, Number.MIN_VALUE);
-
-  const lambdaIn = gamma.map((row, i) => row.map((g, p) => options.initialIn?.[i]?.[p] ?? g));
-  const lambdaOut = lambdaIn.map((row) => row.map(() => 0));
-  const attempts = lambdaIn.map((row) => row.map(() => 0));
-  const rejection = lambdaIn.map((row) => row.map(() => 0));
-  const s = new Array<number>(n).fill(0);
-
-  const update = (i: number) => {
-    const service = services[i];
-    if (service === undefined) return;
-    const inRow = lambdaIn[i] as number[];
-    for (let p = 0; p < classCount; p++)
-      (service.loads[p] as { arrivalRate: number }).arrivalRate = inRow[p] as number;
-    const si = attemptRejection(
-      service.phi,
-      service.capacity,
-      service.loads,
-      'flow',
-      INNER_TOLERANCE,
-    ).s;
-    s[i] = si;
-    for (let p = 0; p < classCount; p++) {
-      const load = service.loads[p] as { retryLimit: number; residualAlphas?: readonly number[] };
-      const flow = retryFlow(si, load.retryLimit, load.residualAlphas);
-      (attempts[i] as number[])[p] = (inRow[p] as number) * flow.attemptsPerRequest;
-      (rejection[i] as number[])[p] = flow.rejection;
-      (lambdaOut[i] as number[])[p] = (inRow[p] as number) * (1 - flow.rejection);
-    }
-  };
-  /** Recomputes λin_i from the current λout; returns the largest relative change. */
-  const gather = (i: number): number => {
-    let change = 0;
-    const inRow = lambdaIn[i] as number[];
-    for (let p = 0; p < classCount; p++) {
-      let value = (gamma[i] as number[])[p] as number;
-      for (const e of (incoming[p] as { from: number; p: number }[][])[i] ?? []) {
-        value += ((lambdaOut[e.from] as number[])[p] as number) * e.p;
-      }
-      const old = inRow[p] as number;
-      const relative = Math.abs(value - old) / Math.max(Math.abs(value), floor);
-      if (relative > change) change = relative;
-      inRow[p] = value;
-    }
-    return change;
-  };
+  if (options.initialIn === undefined) state.lambdaIn.set(plan.gamma);
+  else state.lambdaIn.set(options.initialIn);
+  state.lambdaOut.fill(0);
+  state.attempts.fill(0);
+  state.rejection.fill(0);
+  state.s.fill(0);
 
   let iterations = 0;
   let residual = 0;
   let converged = true;
+  const topo = plan.topologicalOrder;
   if (topo !== undefined) {
-    for (const i of topo) {
-      gather(i);
-      update(i);
+    for (let k = 0; k < topo.length; k++) {
+      const i = topo[k] as number;
+      gather(plan, state, i);
+      update(plan, state, i);
     }
-    iterations = 1;
-  } else {
-    // Strongly connected components in topological order: a service on no cycle is solved once,
-    // when everything upstream is final; only the services of a cycle iterate, among themselves.
-    for (const component of stronglyConnectedComponents(successors)) {
-      if (!component.cyclic) {
-        const i = component.nodes[0] as number;
-        gather(i);
-        update(i);
-        iterations = Math.max(iterations, 1);
-        continue;
-      }
-      // Start the cycle from the initial λin (default γ), then sweep with the latest λout.
-      for (const i of component.nodes) update(i);
-      let sweeps = 0;
-      let settled = false;
-      let change = 0;
-      while (sweeps < maxIterations) {
-        sweeps++;
-        change = 0;
-        for (const i of component.nodes) {
-          const c = gather(i);
-          if (c > change) change = c;
-          // An unchanged input gives an unchanged output: skip the solve.
-          if (c > 0 || sweeps === 1) update(i);
-        }
-        if (change <= tolerance) {
-          settled = true;
-          break;
-        }
-      }
-      iterations = Math.max(iterations, sweeps);
-      residual = Math.max(residual, change);
-      if (!settled) converged = false;
-    }
+    return { converged, iterations: 1, residual };
   }
-  const completion = completionProbabilities(rows, rejection, topo);
-  return {
-    lambdaIn,
-    lambdaOut,
-    attempts,
-    rejection,
-    s,
-    completion,
-    converged,
-    iterations,
-    residual,
-  };
+  // Strongly connected components in topological order: a service on no cycle is solved once,
+  // when everything upstream is final; only the services of a cycle iterate, among themselves.
+  const { componentStart, componentNodes, componentCyclic } = plan;
+  for (let c = 0; c < componentCyclic.length; c++) {
+    const first = componentStart[c] as number;
+    const end = componentStart[c + 1] as number;
+    if (componentCyclic[c] === 0) {
+      const i = componentNodes[first] as number;
+      gather(plan, state, i);
+      update(plan, state, i);
+      if (iterations < 1) iterations = 1;
+      continue;
+    }
+    // Start the cycle from the initial λin (default γ), then sweep with the latest λout.
+    for (let k = first; k < end; k++) update(plan, state, componentNodes[k] as number);
+    let sweeps = 0;
+    let settled = false;
+    let change = 0;
+    while (sweeps < maxIterations) {
+      sweeps++;
+      change = 0;
+      for (let k = first; k < end; k++) {
+        const i = componentNodes[k] as number;
+        const c = gather(plan, state, i);
+        if (c > change) change = c;
+        // An unchanged input gives an unchanged output: skip the solve.
+        if (c > 0 || sweeps === 1) update(plan, state, i);
+      }
+      if (change <= tolerance) {
+        settled = true;
+        break;
+      }
+    }
+    if (sweeps > iterations) iterations = sweeps;
+    residual = Math.max(residual, change);
+    if (!settled) converged = false;
+  }
+  return { converged, iterations, residual };
+}
+
+/** Solves service i at its current λin: s_i, then Λ, R and λout per class. */
+function update(plan: RoutingPlan, state: RoutingState, i: number): void {
+  const classCount = plan.classCount;
+  const base = i * classCount;
+  const { lambdaIn, lambdaOut, attempts, rejection } = state;
+  const solver = plan.independent[i];
+  if (solver !== undefined) {
+    const si = solver(lambdaIn, base);
+    state.s[i] = si;
+    const { attemptsByLimit, rejectionByLimit, retryLimits } = plan;
+    independentRetryFlows(si, plan.maxRetryLimit[i] as number, attemptsByLimit, rejectionByLimit);
+    for (let k = base; k < base + classCount; k++) {
+      const limit = retryLimits[k] as number;
+      const rate = lambdaIn[k] as number;
+      const r = rejectionByLimit[limit] as number;
+      attempts[k] = rate * (attemptsByLimit[limit] as number);
+      rejection[k] = r;
+      lambdaOut[k] = rate * (1 - r);
+    }
+    return;
+  }
+  const service = plan.services[i];
+  if (service === undefined) return;
+  for (let p = 0; p < classCount; p++) {
+    (service.loads[p] as { arrivalRate: number }).arrivalRate = lambdaIn[base + p] as number;
+  }
+  const si = attemptRejection(
+    service.phi,
+    service.capacity,
+    service.loads,
+    'flow',
+    INNER_TOLERANCE,
+  ).s;
+  state.s[i] = si;
+  for (let p = 0; p < classCount; p++) {
+    const load = service.loads[p] as { retryLimit: number; residualAlphas?: readonly number[] };
+    const flow = retryFlow(si, load.retryLimit, load.residualAlphas);
+    const rate = lambdaIn[base + p] as number;
+    attempts[base + p] = rate * flow.attemptsPerRequest;
+    rejection[base + p] = flow.rejection;
+    lambdaOut[base + p] = rate * (1 - flow.rejection);
+  }
+}
+
+/** Recomputes λin_i from the current λout; returns the largest relative change. */
+function gather(plan: RoutingPlan, state: RoutingState, i: number): number {
+  const classCount = plan.classCount;
+  const { gamma, incomingStart, incomingFrom, incomingProbability, floor } = plan;
+  const { lambdaIn, lambdaOut } = state;
+  let change = 0;
+  for (let k = i * classCount; k < (i + 1) * classCount; k++) {
+    const p = k - i * classCount;
+    let value = gamma[k] as number;
+    const end = incomingStart[k + 1] as number;
+    for (let e = incomingStart[k] as number; e < end; e++) {
+      value +=
+        (lambdaOut[(incomingFrom[e] as number) * classCount + p] as number) *
+        (incomingProbability[e] as number);
+    }
+    const old = lambdaIn[k] as number;
+    const relative = Math.abs(value - old) / Math.max(Math.abs(value), floor);
+    if (relative > change) change = relative;
+    lambdaIn[k] = value;
+  }
+  return change;
 }
 
 /**
@@ -190,11 +283,11 @@ export function solveRouting(
 function completionProbabilities(
   rows: readonly { to: number; p: number }[][][],
   rejection: readonly (readonly number[])[],
-  topo: readonly number[] | undefined,
+  topo: ArrayLike<number> | undefined,
 ): number[][] {
   const n = rejection.length;
   const completion = rejection.map((row) => row.map(() => 0));
-  const order = topo ? [...topo].reverse() : Array.from({ length: n }, (_, i) => n - 1 - i);
+  const order = topo ? Array.from(topo).reverse() : Array.from({ length: n }, (_, i) => n - 1 - i);
   rows.forEach((classRows, p) => {
     const step = (i: number): number => {
       const row = classRows[i] ?? [];

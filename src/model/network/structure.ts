@@ -30,18 +30,46 @@ export function routingRows(
   network: NetworkModel,
   classIndex: number,
 ): { to: number; p: number }[][] {
-  return network.services.map((service) => {
-    const row = new Map<number, number>();
-    for (const r of service.routes) {
-      if (r.classIndex !== undefined && r.classIndex !== classIndex) continue;
-      row.set(r.to, (row.get(r.to) ?? 0) + r.p);
+  return network.services.map((service) => routingRow(service.routes, classIndex));
+}
+
+/**
+ * The routing rows of every class, `[p][i]`, as {@link routingRows} gives them; a service whose
+ * routes name no class has one row, shared (the same array) by every class. Read-only use.
+ */
+export function routingRowsByClass(network: NetworkModel): { to: number; p: number }[][][] {
+  const classCount = network.classes.length;
+  const byClass = Array.from(
+    { length: classCount },
+    () => new Array<{ to: number; p: number }[]>(network.services.length),
+  );
+  network.services.forEach((service, i) => {
+    const shared = service.routes.every((r) => r.classIndex === undefined);
+    const row = shared ? routingRow(service.routes, 0) : undefined;
+    for (let p = 0; p < classCount; p++) {
+      (byClass[p] as { to: number; p: number }[][])[i] = row ?? routingRow(service.routes, p);
     }
-    // Sorted by destination, so two classes with the same F compare equal whatever the file's order.
-    return [...row]
-      .filter(([, p]) => p > 0)
-      .map(([to, p]) => ({ to, p }))
-      .sort((a, b) => a.to - b.to);
   });
+  return byClass;
+}
+
+/**
+ * One service's class-p row: the probabilities of its routes to each destination summed in
+ * route order, zeros dropped, sorted by destination (so two classes with the same F compare
+ * equal whatever the file's order).
+ */
+function routingRow(
+  routes: NetworkModel['services'][number]['routes'],
+  classIndex: number,
+): { to: number; p: number }[] {
+  const row: { to: number; p: number }[] = [];
+  for (const r of routes) {
+    if (r.classIndex !== undefined && r.classIndex !== classIndex) continue;
+    const entry = row.find((e) => e.to === r.to);
+    if (entry === undefined) row.push({ to: r.to, p: 0 + r.p });
+    else entry.p += r.p;
+  }
+  return row.filter((e) => e.p > 0).sort((a, b) => a.to - b.to);
 }
 
 /**
@@ -55,10 +83,39 @@ export function routingRows(
  * within 1e-10 (or 10,000 iterations).
  */
 export function routingStructure(network: NetworkModel): RoutingStructure {
+  return analyseRouting(network, true);
+}
+
+/** {@link RoutingStructure} without the spectral radius, the one part that costs iterations. */
+export type RoutingGuarantee = Omit<RoutingStructure, 'spectralRadius'>;
+
+/**
+ * What {@link routingStructure} reports but the spectral radius: DAG or not, ‖F‖∞, class
+ * independence, the uniqueness guarantee and the closed sets, all decided exactly (no power
+ * iteration), for callers that check many networks (the uniqueness check draws and checks one
+ * per configuration).
+ * @param rowsByClass - the network's {@link routingRowsByClass}, when the caller has them.
+ */
+export function routingGuarantee(
+  network: NetworkModel,
+  rowsByClass: readonly (readonly Row[])[] = routingRowsByClass(network),
+): RoutingGuarantee {
+  const { spectralRadius: _, ...guarantee } = analyseRouting(network, false, rowsByClass);
+  return guarantee;
+}
+
+/** A sparse routing row: (destination, probability) pairs. */
+type Row = readonly { readonly to: number; readonly p: number }[];
+
+/** The structure, with ρ(F^p) estimated when `withRadius` (else reported as 0). */
+function analyseRouting(
+  network: NetworkModel,
+  withRadius: boolean,
+  rowsByClass: readonly (readonly Row[])[] = routingRowsByClass(network),
+): RoutingStructure {
   const classCount = network.classes.length;
   const edges = successorLists(network.services, { routes: true, calls: true });
   const dag = topologicalOrder(edges) !== undefined;
-  const rowsByClass = Array.from({ length: classCount }, (_, p) => routingRows(network, p));
   // Classes with the same routing share one analysis: each class points at the first class
   // whose rows are equal (rows are sorted by destination, so order in the file does not matter).
   const sameAs = rowsByClass.map((rows, p) => {
@@ -81,7 +138,8 @@ export function routingStructure(network: NetworkModel): RoutingStructure {
     let result = results[sameAs[p] as number];
     if (result === undefined) {
       const closed = closedServices(rows);
-      result = { radius: dag ? 0 : estimateSpectralRadius(rows, closed.length > 0), closed };
+      const radius = dag || !withRadius ? 0 : estimateSpectralRadius(rows, closed.length > 0);
+      result = { radius, closed };
     }
     results[p] = result;
     spectralRadius.push(result.radius);
@@ -98,7 +156,7 @@ export function routingStructure(network: NetworkModel): RoutingStructure {
 }
 
 /** Services from which no route ever leaves the network (rows summing to 1 all the way). */
-function closedServices(rows: readonly { to: number; p: number }[][]): number[] {
+function closedServices(rows: readonly Row[]): number[] {
   const n = rows.length;
   const predecessors: number[][] = Array.from({ length: n }, () => []);
   const leaks: number[] = [];
@@ -132,10 +190,7 @@ function closedServices(rows: readonly { to: number; p: number }[][]): number[] 
  * on A = F_block + I from the all-ones vector, where Collatz–Wielandt gives
  * min_i (Ax)_i/x_i ≤ ρ(A) ≤ max_i (Ax)_i/x_i; an irreducible A + I is primitive, so the bounds meet.
  */
-function estimateSpectralRadius(
-  rows: readonly { to: number; p: number }[][],
-  closed: boolean,
-): number {
+function estimateSpectralRadius(rows: readonly Row[], closed: boolean): number {
   if (closed) return 1;
   const successors = rows.map((row) => row.filter((e) => e.p > 0).map((e) => e.to));
   let radius = 0;
@@ -145,10 +200,7 @@ function estimateSpectralRadius(
   return radius;
 }
 
-function blockRadius(
-  rows: readonly { to: number; p: number }[][],
-  nodes: readonly number[],
-): number {
+function blockRadius(rows: readonly Row[], nodes: readonly number[]): number {
   const position = new Map(nodes.map((node, k) => [node, k]));
   const block = nodes.map((node) =>
     (rows[node] ?? []).flatMap((e) => {
@@ -204,15 +256,13 @@ function powerIteration(
   return Math.max(0, (lower + upper) / 2 - shift);
 }
 
-function sameRows(
-  a: readonly { to: number; p: number }[][],
-  b: readonly { to: number; p: number }[][],
-): boolean {
+function sameRows(a: readonly Row[], b: readonly Row[]): boolean {
   return a.every((row, i) => {
-    const other = b[i] as { to: number; p: number }[];
+    const other = b[i] as Row;
     return (
-      row.length === other.length &&
-      row.every((e, k) => e.to === other[k]?.to && e.p === other[k]?.p)
+      row === other ||
+      (row.length === other.length &&
+        row.every((e, k) => e.to === other[k]?.to && e.p === other[k]?.p))
     );
   });
 }

@@ -1,5 +1,15 @@
 import type { UniquenessGuarantee } from '../network/structure.js';
-import type { ConfigurationCheck } from './checkConfiguration.js';
+
+/** What the tally needs of one configuration's check, routing or call graph. */
+export interface CheckSummary {
+  /** Solves run. */
+  readonly runs: number;
+  readonly converged: number;
+  readonly nonConverged: number;
+  readonly guarantee: UniquenessGuarantee;
+  /** Present when two converged runs reached distinct fixed points. */
+  readonly distinct?: unknown;
+}
 
 /** The totals of a uniqueness check over many configurations. */
 export interface UniquenessTally {
@@ -32,7 +42,7 @@ export const EMPTY_TALLY: UniquenessTally = {
  * The tally with one more configuration's check added; returns a new value. Sums only, so the
  * order checks arrive in (from several threads) never changes the result.
  */
-export function addCheck(tally: UniquenessTally, check: ConfigurationCheck): UniquenessTally {
+export function addCheck(tally: UniquenessTally, check: CheckSummary): UniquenessTally {
   return {
     cases: tally.cases + check.runs,
     configurations: tally.configurations + 1,
@@ -45,6 +55,23 @@ export function addCheck(tally: UniquenessTally, check: ConfigurationCheck): Uni
 }
 
 /** The tally of a list of checks. */
-export function tallyChecks(checks: readonly ConfigurationCheck[]): UniquenessTally {
+export function tallyChecks(checks: readonly CheckSummary[]): UniquenessTally {
   return checks.reduce(addCheck, EMPTY_TALLY);
+}
+
+/** The tally of two disjoint sets of checks (say, two threads' shares); returns a new value. */
+export function combineTallies(a: UniquenessTally, b: UniquenessTally): UniquenessTally {
+  const guarantees = { ...a.guarantees };
+  for (const key of Object.keys(guarantees) as UniquenessGuarantee[]) {
+    guarantees[key] += b.guarantees[key];
+  }
+  return {
+    cases: a.cases + b.cases,
+    configurations: a.configurations + b.configurations,
+    convergedRuns: a.convergedRuns + b.convergedRuns,
+    nonConvergedRuns: a.nonConvergedRuns + b.nonConvergedRuns,
+    nonConvergedConfigurations: a.nonConvergedConfigurations + b.nonConvergedConfigurations,
+    guarantees,
+    counterexamples: a.counterexamples + b.counterexamples,
+  };
 }

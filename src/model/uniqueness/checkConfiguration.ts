@@ -1,18 +1,20 @@
 import type { NetworkModel } from '../network/NetworkModel.js';
-import { solveRouting } from '../network/solveRouting.js';
-import { routingStructure, type UniquenessGuarantee } from '../network/structure.js';
+import { compileRouting, type RoutingPlan } from '../network/routingPlan.js';
+import { routingState, settleRouting } from '../network/solveRouting.js';
+import { routingGuarantee, type UniquenessGuarantee } from '../network/structure.js';
 import type { RandomSource } from '../random.js';
+import { checkStarts, type StartRun, type StartSolve } from './checkStarts.js';
 import {
   DISTINCT_TOLERANCE,
   type DistinctFixedPoints,
   type FixedPointRun,
-  findDistinctFixedPoints,
+  largestRelativeDifference,
 } from './compareFixedPoints.js';
 
 /** Initial λin are drawn uniformly in [0, this × (γ_i^p + total external rate)]. */
 export const INITIAL_SPREAD = 10;
 
-/** A solver of the routing model from a starting λin: {@link solveRouting} unless a test injects one. */
+/** A solver of the routing model from a starting λin (as a table), which a test may inject. */
 export type RoutingSolver = (
   network: NetworkModel,
   initialIn: readonly (readonly number[])[] | undefined,
@@ -30,7 +32,11 @@ export interface CheckOptions {
   readonly random: RandomSource;
   /** Relative difference above which two converged runs are distinct; default 1e-6. */
   readonly tolerance?: number;
-  /** The solver; default {@link solveRouting} with its defaults (1e-12, 10,000 sweeps). */
+  /**
+   * A solver to use instead of the network's own (a test seam): called once per start with the
+   * start as a table; default the network compiled once (`compileRouting`) and settled from each
+   * start (`settleRouting`, the solver of `solveRouting`, with its defaults: 1e-12, 10,000 sweeps).
+   */
   readonly solve?: RoutingSolver;
 }
 
@@ -60,6 +66,10 @@ export interface ConfigurationCheck {
  * `random`. Two converged runs are distinct when some λin differs by more than `tolerance`
  * relative (flows under 1e-9 Γ count absolutely, as in the solver).
  *
+ * The network is compiled once and settled from each start by the solver `solveRouting` and
+ * `difftry analyze` use, so each case costs only its sweeps; the results are those of K calls of
+ * `solveRouting`, bit for bit. Only the first converged run and the farthest from it are kept.
+ *
  * Pure: the result depends only on the network and the draws of `random`.
  * @throws {RangeError} when `inits` is not a positive integer.
  * @example
@@ -73,43 +83,101 @@ export function checkConfiguration(
   options: CheckOptions,
 ): ConfigurationCheck {
   const { inits, random } = options;
-  if (!(Number.isInteger(inits) && inits >= 1)) {
-    throw new RangeError(`inits should be a positive integer, got ${inits}`);
-  }
-  const solve = options.solve ?? defaultSolver;
-  const gamma = network.services.map((s) => network.classes.map((_, p) => s.arrivals[p] ?? 0));
-  const totalExternal = gamma.flat().reduce((a, b) => a + b, 0);
-  const runs: FixedPointRun[] = [];
-  for (let init = 0; init < inits; init++) {
-    const initialIn =
-      init === 0
-        ? undefined
-        : gamma.map((row) => row.map((g) => INITIAL_SPREAD * (g + totalExternal) * random()));
-    const solution = solve(network, initialIn);
-    runs.push({
-      init,
-      initialIn,
-      lambdaIn: solution.lambdaIn,
-      converged: solution.converged,
-      iterations: solution.iterations,
-    });
-  }
-  const converged = runs.filter((run) => run.converged).length;
-  const distinct = findDistinctFixedPoints(runs, {
+  const n = network.services.length;
+  const classCount = network.classes.length;
+  const gamma = new Float64Array(n * classCount);
+  let totalExternal = 0;
+  network.services.forEach((service, i) => {
+    for (let p = 0; p < classCount; p++) {
+      const g = service.arrivals[p] ?? 0;
+      gamma[i * classCount + p] = g;
+      totalExternal += g;
+    }
+  });
+  const floor = 1e-9 * totalExternal;
+  const plan = options.solve === undefined ? compileRouting(network) : undefined;
+  const check = checkStarts({
+    inits,
+    size: n * classCount,
+    drawStart: (start) => {
+      for (let k = 0; k < start.length; k++) {
+        start[k] = INITIAL_SPREAD * ((gamma[k] as number) + totalExternal) * random();
+      }
+    },
+    solve:
+      plan === undefined
+        ? tableSolver(options.solve as RoutingSolver, network, n, classCount)
+        : compiledSolver(plan),
+    difference: (a, b) => largestRelativeDifference(a, b, floor),
     tolerance: options.tolerance ?? DISTINCT_TOLERANCE,
-    floor: 1e-9 * totalExternal,
+  });
+  const distinct = check.distinct;
+  const table = (flat: Float64Array) => tableOf(flat, n, classCount);
+  const named = (run: StartRun): FixedPointRun => ({
+    init: run.init,
+    initialIn: run.start === undefined ? undefined : table(run.start),
+    lambdaIn: table(run.fixedPoint),
+    converged: run.converged,
+    iterations: run.iterations,
   });
   return {
-    classes: network.classes.length,
-    services: network.services.length,
-    guarantee: routingStructure(network).uniqueness,
+    classes: classCount,
+    services: n,
+    guarantee: routingGuarantee(network, plan?.rows).uniqueness,
     runs: inits,
-    converged,
-    nonConverged: inits - converged,
-    maxIterations: Math.max(...runs.map((run) => run.iterations)),
-    ...(distinct === undefined ? {} : { distinct }),
+    converged: check.converged,
+    nonConverged: check.nonConverged,
+    maxIterations: check.maxIterations,
+    ...(distinct === undefined
+      ? {}
+      : {
+          distinct: {
+            first: named(distinct.first),
+            second: named(distinct.second),
+            difference: distinct.difference,
+          },
+        }),
   };
 }
 
-const defaultSolver: RoutingSolver = (network, initialIn) =>
-  solveRouting(network, initialIn === undefined ? {} : { initialIn });
+/** The network compiled once and settled from each start: the check's own solver. */
+function compiledSolver(plan: RoutingPlan): (start: Float64Array | undefined) => StartSolve {
+  const state = routingState(plan);
+  return (start) => {
+    const settled = settleRouting(plan, state, { initialIn: start });
+    return {
+      fixedPoint: state.lambdaIn,
+      converged: settled.converged,
+      iterations: settled.iterations,
+    };
+  };
+}
+
+/** An injected solver of tables, seen through flat vectors. */
+function tableSolver(
+  solve: RoutingSolver,
+  network: NetworkModel,
+  n: number,
+  classCount: number,
+): (start: Float64Array | undefined) => StartSolve {
+  const fixedPoint = new Float64Array(n * classCount);
+  return (start) => {
+    const solution = solve(
+      network,
+      start === undefined ? undefined : tableOf(start, n, classCount),
+    );
+    for (let i = 0; i < n; i++) {
+      for (let p = 0; p < classCount; p++) {
+        fixedPoint[i * classCount + p] = solution.lambdaIn[i]?.[p] ?? Number.NaN;
+      }
+    }
+    return { fixedPoint, converged: solution.converged, iterations: solution.iterations };
+  };
+}
+
+/** A flat per-service, per-class vector as a table: row i holds classes 0 … P − 1. */
+function tableOf(flat: Float64Array, n: number, classCount: number): number[][] {
+  return Array.from({ length: n }, (_, i) =>
+    Array.from(flat.subarray(i * classCount, (i + 1) * classCount)),
+  );
+}

@@ -50,15 +50,73 @@ export function fixedPointDifference(
         `fixed points should have the same classes at service ${i}, got ${row.length} and ${other.length}`,
       );
     }
-    row.forEach((x, p) => {
-      const y = other[p] as number;
-      const scale = Math.max(Math.abs(x), Math.abs(y), floor);
-      const difference = scale === 0 ? 0 : Math.abs(x - y) / scale;
-      // NaN (a broken run) counts as different from everything.
-      if (!(difference <= largest)) largest = Number.isNaN(difference) ? Infinity : difference;
-    });
+    largest = largestRelativeDifference(row, other, floor, largest);
   });
   return largest;
+}
+
+/**
+ * The largest of `largest` and |a_k − b_k| / max(|a_k|, |b_k|, floor) over k, for two flat lists
+ * of the same length (a row of {@link fixedPointDifference}'s tables, or a whole flat table); a
+ * NaN counts as an infinite difference.
+ */
+export function largestRelativeDifference(
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
+  floor = 0,
+  largest = 0,
+): number {
+  let most = largest;
+  for (let k = 0; k < a.length; k++) {
+    const x = a[k] as number;
+    const y = b[k] as number;
+    const scale = Math.max(Math.abs(x), Math.abs(y), floor);
+    const difference = scale === 0 ? 0 : Math.abs(x - y) / scale;
+    // NaN (a broken run) counts as different from everything.
+    if (!(difference <= most)) most = Number.isNaN(difference) ? Infinity : difference;
+  }
+  return most;
+}
+
+/** Two converged runs of any kind that reached different fixed points. */
+export interface DistinctPair<Run> {
+  readonly first: Run;
+  readonly second: Run;
+  readonly difference: number;
+}
+
+/**
+ * The comparison of {@link findDistinctFixedPoints}, fed one run at a time so that a check of many
+ * starts keeps two runs, not all of them: the first converged run is the reference, and each later
+ * converged run whose `difference` from it exceeds `tolerance` and every such difference before
+ * it becomes the second of the pair. `keep` is called on a run the finder holds on to (the
+ * reference, or a new second), so a caller that reuses its buffers can copy just those.
+ */
+export function distinctPairFinder<Run extends { readonly converged: boolean }>(options: {
+  readonly difference: (reference: Run, run: Run) => number;
+  readonly tolerance: number;
+  readonly keep?: (run: Run) => Run;
+}): { add(run: Run): void; result(): DistinctPair<Run> | undefined } {
+  const keep = options.keep ?? ((run: Run) => run);
+  let reference: Run | undefined;
+  let found: DistinctPair<Run> | undefined;
+  return {
+    add(run) {
+      if (!run.converged) return;
+      if (reference === undefined) {
+        reference = keep(run);
+        return;
+      }
+      const difference = options.difference(reference, run);
+      if (
+        difference > options.tolerance &&
+        (found === undefined || difference > found.difference)
+      ) {
+        found = { first: reference, second: keep(run), difference };
+      }
+    },
+    result: () => found,
+  };
 }
 
 /**
@@ -72,16 +130,11 @@ export function findDistinctFixedPoints(
   runs: readonly FixedPointRun[],
   options: { readonly tolerance?: number; readonly floor?: number } = {},
 ): DistinctFixedPoints | undefined {
-  const tolerance = options.tolerance ?? DISTINCT_TOLERANCE;
-  const converged = runs.filter((run) => run.converged);
-  const [reference] = converged;
-  if (reference === undefined) return undefined;
-  let found: DistinctFixedPoints | undefined;
-  for (const run of converged.slice(1)) {
-    const difference = fixedPointDifference(reference.lambdaIn, run.lambdaIn, options.floor);
-    if (difference > tolerance && (found === undefined || difference > found.difference)) {
-      found = { first: reference, second: run, difference };
-    }
-  }
-  return found;
+  const finder = distinctPairFinder<FixedPointRun>({
+    difference: (reference, run) =>
+      fixedPointDifference(reference.lambdaIn, run.lambdaIn, options.floor),
+    tolerance: options.tolerance ?? DISTINCT_TOLERANCE,
+  });
+  for (const run of runs) finder.add(run);
+  return finder.result();
 }

@@ -1,5 +1,5 @@
 import type { NetworkModel, NetworkRoute, NetworkService } from '../network/NetworkModel.js';
-import { routingRows, routingStructure } from '../network/structure.js';
+import { routingGuarantee, routingRows } from '../network/structure.js';
 import { MODEL_NAMES, type ModelName } from '../phi/Phi.js';
 import type { RandomSource } from '../random.js';
 
@@ -143,8 +143,9 @@ export function drawConfiguration(
     services: services.map((service, i) => ({ ...service, routes: routesOf(rows, i) })),
     mode: 'routing',
   });
-  const closedSets = routingStructure(build()).closedSets;
-  if (closedSets.length === 0) return build();
+  const drawn = build();
+  const closedSets = routingGuarantee(drawn).closedSets;
+  if (closedSets.length === 0) return drawn;
   for (const closed of closedSets) {
     const classRows = rows[closed.classIndex] as Row[];
     for (const i of closed.services) {
