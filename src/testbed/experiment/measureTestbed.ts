@@ -166,9 +166,10 @@ export function batchCount(durationS: number): number {
 }
 
 /**
- * Default longest drain, seconds: about twice the slowest request seen on the Figure 5 testbed
- * (6 attempts, each up to 50 × 14 ms in the frontend's queue, and 5 retry delays of 500 ms mean:
- * largest latencies 8–10 s). The drain ends as soon as the window's last request has.
+ * Default longest drain, seconds: about three times the longest drain of a full Figure 5 sweep
+ * (7.2 s: a high-class request making 6 attempts, each up to 50 × 14 ms in the frontend's queue,
+ * with 5 retry delays of 500 ms mean between them). The drain ends as soon as the window's last
+ * request has.
  */
 export const DEFAULT_GRACE_S = 20;
 
