@@ -12,6 +12,8 @@ export interface AnalyzeOptions extends NetworkSource {
   readonly json?: boolean;
   readonly model?: ModelName;
   readonly retries?: Record<string, number>;
+  /** A per-try timeout for every class at every hop, ms. */
+  readonly timeout?: number;
   /** `SERVICE.FIELD=FROM:TO:STEP`: one row per point and class. */
   readonly sweep?: string;
   /** Write the sweep as CSV to this file. */
@@ -29,7 +31,11 @@ export interface CommandOutput {
 /** `difftry analyze`: solves the model for a network (or a sweep of it). */
 export async function analyzeCommand(options: AnalyzeOptions): Promise<CommandOutput> {
   const network = await loadNetwork(options);
-  const model = toNetworkModel(network, { model: options.model, retries: options.retries });
+  const model = toNetworkModel(network, {
+    model: options.model,
+    retries: options.retries,
+    timeoutMs: options.timeout,
+  });
   if (options.sweep === undefined) {
     const report = analyzeNetwork(model);
     const stdout = options.json ? JSON.stringify(report, null, 2) : formatAnalysis(report);
@@ -155,13 +161,58 @@ export function formatAnalysis(report: NetworkReport): string {
   const radius = Object.entries(structure.spectralRadius)
     .map(([name, r]) => `${name} ${fixed(r, 3)}`)
     .join(', ');
+  const shape = `${report.mode === 'calls' ? 'call graph' : 'routing'}, ${structure.dag ? 'a DAG' : `cyclic (ρ(F): ${radius}; ‖F‖∞ = ${fixed(structure.normInf, 3)})`}`;
   const notes = [
-    `${report.mode === 'calls' ? 'call graph' : 'routing'}, ${structure.dag ? 'a DAG' : `cyclic (ρ(F): ${radius}; ‖F‖∞ = ${fixed(structure.normInf, 3)})`}; unique fixed point: ${uniquenessText(structure.uniqueness)}`,
+    report.mode === 'calls' || report.equilibria.length > 1 || structure.uniqueness === 'none'
+      ? `${shape}; ${equilibriaText(report)}`
+      : `${shape}; unique fixed point: ${uniquenessText(structure.uniqueness)}`,
+    ...(report.swinging === undefined ? [] : [swingingText(report.swinging)]),
     `load: ${fixed(load.external, 2)} requests/s from outside, ${fixed(load.attempts, 2)} attempts/s in all; ` +
       `${fixed(load.attemptsPerRequest, 3)} attempts per request (${fixed(load.attemptsPerSuccess, 3)} per completed request), ` +
       `${fixed(load.internalPerRequest, 3)} internal`,
   ];
   return `Services\n${services}\n\nEnd to end (${status})\n${endToEnd}\n\n${notes.join('\n')}`;
+}
+
+/**
+ * What the analysis found of the equilibria: "bistable: healthy (high 0.2 %, low 1.1 %) or storm
+ * (high 71 %, low 99 %)", or one state and how it was checked.
+ */
+export function equilibriaText(report: NetworkReport): string {
+  const rejections = (e: NetworkReport['equilibria'][number]) =>
+    report.classes
+      .map((c) => `${c.name} ${percent(e.endToEnd[c.name]?.rejection ?? Number.NaN)}`)
+      .join(', ');
+  const [first, second] = report.equilibria;
+  if (first !== undefined && second !== undefined) {
+    return `bistable: ${first.kind} (${rejections(first)}) or ${second.kind} (${rejections(second)})`;
+  }
+  if (!report.converged) return 'no equilibrium found';
+  const how =
+    first?.stable === false ? ', found by continuation: the relaxation oscillates around it' : '';
+  if (first?.kind === 'storm') {
+    const tipped =
+      report.tippedAt === undefined
+        ? 'the state from idle was not found'
+        : `the load raised from zero tips into it above ${fixed(100 * report.tippedAt, 1)} % of these rates`;
+    return `one equilibrium, a retry storm (${first === undefined ? '' : rejections(first)}): ${tipped}${how}`;
+  }
+  return `one equilibrium: the same state from idle and from saturation (uniqueness not proven)${how}`;
+}
+
+/** A rejection probability as a percentage for prose: 0.2 %, 71 %. */
+function percent(p: number): string {
+  if (!Number.isFinite(p)) return '—';
+  const value = 100 * p;
+  return `${value < 10 ? value.toFixed(1) : value.toFixed(0)} %`;
+}
+
+/** Where a call-graph solve found no rest. */
+function swingingText(swinging: NonNullable<NetworkReport['swinging']>): string {
+  const where = swinging
+    .map((s) => `${s.service} (s ${fixed(s.low, 3)}–${fixed(s.high, 3)})`)
+    .join(', ');
+  return `not converged: the sweeps kept swinging at ${where}, and following the state from light load by continuation did not reach this load`;
 }
 
 function uniquenessText(guarantee: NetworkReport['structure']['uniqueness']): string {

@@ -51,6 +51,13 @@ function program(): Command {
       'retry limits per class at every hop, e.g. high=5,low=1',
       parseRetries,
     )
+    .addOption(
+      new Option(
+        '--timeout <ms>',
+        "a per-try timeout at every hop, every class (replaces the classes' timeoutMs): an " +
+          'accepted attempt not back in time is abandoned by its caller while the service still does its work',
+      ).argParser(positiveNumber('--timeout')),
+    )
     .option('--sweep <spec>', "vary one arrival rate or capacity, e.g. 'frontend.low=50:250:25'")
     .option('--csv <file>', 'with --sweep: also write the rows as CSV to this file')
     .action(async (file: string | undefined, opts) => {

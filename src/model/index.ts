@@ -14,6 +14,12 @@ export {
 } from './backoff/retryDelay.js';
 export * from './distributions/index.js';
 export { type AnalyzeOptions, analyzeNetwork } from './network/analyzeNetwork.js';
+export {
+  type CallEquilibria,
+  type CallEquilibrium,
+  callEquilibria,
+  DISTINCT_STATE,
+} from './network/callEquilibria.js';
 export type {
   NetworkBranch,
   NetworkCall,
@@ -24,12 +30,14 @@ export type {
 } from './network/NetworkModel.js';
 export type {
   EndToEndAnalysis,
+  Equilibrium,
   NetworkLoad,
   NetworkReport,
   ServiceAnalysis,
   ServiceClassAnalysis,
 } from './network/NetworkReport.js';
 export { nominalLoads } from './network/nominalLoads.js';
+export type { Swing } from './network/relaxCalls.js';
 export { type CallSolution, type CallSolveOptions, solveCalls } from './network/solveCalls.js';
 export {
   INNER_TOLERANCE,
@@ -47,6 +55,7 @@ export { sweepOrder, topologicalOrder } from './network/topology.js';
 export { brentRoot, type RootResult } from './numeric/brent.js';
 export { integrate } from './numeric/integrate.js';
 export * from './phi/index.js';
+export { mm1mMeanSojourn, mm1mSojournTail } from './queue/mm1mSojourn.js';
 export { type RandomSource, seededRandom } from './random.js';
 export { residualAlpha } from './residual.js';
 export { attemptsPerRequest, type RetryFlow, retryFlow } from './retryFlow.js';

@@ -15,6 +15,11 @@ export interface NetworkOverrides {
    * per-service override of that class).
    */
   readonly retries?: Readonly<Record<string, number>>;
+  /**
+   * A per-try timeout for every class at every hop, ms (it replaces the classes' `timeoutMs`),
+   * as `difftry simulate --timeout` gives one.
+   */
+  readonly timeoutMs?: number;
 }
 
 /**
@@ -26,8 +31,9 @@ export function classBackoff(network: NetworkSpec, classIndex: number): BackoffD
 
 /**
  * Turns a parsed network file into the analysis's {@link NetworkModel}: class indices for
- * names, per-service retry limits with overrides resolved, and the residual-time α of every retry
- * where a service asks for the correction (from its service-time law and the class's backoff).
+ * names, per-service retry limits with overrides resolved, the classes' per-try timeouts at every
+ * hop (seconds), and the residual-time α of every retry where a service asks for the correction
+ * (from its service-time law and the class's backoff).
  * @throws RangeError when an override names a class the file does not declare.
  * @example
  * ```ts
@@ -67,6 +73,10 @@ export function toNetworkModel(
           ? classLimit(p)
           : (service.retries?.[name] ?? classLimit(p)),
       );
+      const timeouts = network.classes.map((c) => {
+        const ms = overrides.timeoutMs ?? c.timeoutMs;
+        return ms === undefined ? undefined : ms / 1000;
+      });
       const distribution = serviceTimeDistribution(service.serviceTime, service.capacity);
       const residualAlphas = service.residual
         ? retryLimits.map((k, p) => {
@@ -84,6 +94,7 @@ export function toNetworkModel(
         arrivals: classNames.map((name) => service.arrivals[name] ?? 0),
         retryLimits,
         residualAlphas,
+        ...(timeouts.some((x) => x !== undefined) ? { timeouts } : {}),
         routes: (service.routes ?? []).map((route) => ({
           to: serviceIndex.get(route.to) ?? -1,
           p: route.p,

@@ -42,6 +42,12 @@ export interface NetworkService {
    * `undefined` for the independent model.
    */
   readonly residualAlphas?: readonly (readonly number[])[];
+  /**
+   * T per class, seconds: the per-try timeout of a call (routing: an attempt) into this service.
+   * An accepted attempt not back within T is abandoned by its caller — a failure its hop may
+   * retry — while the service still does its work. `undefined` (or a missing entry): no timeout.
+   */
+  readonly timeouts?: readonly (number | undefined)[];
   /** Probabilistic routing after success: F_ij^p, per class (routing mode). */
   readonly routes: readonly NetworkRoute[];
   /** Calls made by every accepted attempt, in order (call-graph mode). */

@@ -6,12 +6,31 @@ export interface NetworkReport {
   readonly classes: readonly { readonly name: string; readonly retries: number }[];
   readonly services: Readonly<Record<string, ServiceAnalysis>>;
   readonly endToEnd: Readonly<Record<string, EndToEndAnalysis>>;
+  /**
+   * Every equilibrium found, the one the main figures describe first: one entry when the state
+   * is unique; `healthy` and `storm` when the configuration is bistable (a metastable failure).
+   */
+  readonly equilibria: readonly Equilibrium[];
+  /**
+   * When the load raised from zero tipped the network out of its healthy state on the way: the
+   * share of the external rates at which it did (e.g. 0.59). Absent when it never tipped.
+   */
+  readonly tippedAt?: number;
   /** Whether the fixed point was reached to the stated tolerance. */
   readonly converged: boolean;
   /** Passes over the network (1 for a DAG solved in topological order). */
   readonly iterations: number;
   /** Largest relative change of λin (routing) or change of s (calls) in the last pass. */
   readonly residual: number;
+  /**
+   * When the fixed point did not converge (call graphs): the services whose s kept swinging
+   * most over the last sweeps, and between which values.
+   */
+  readonly swinging?: readonly {
+    readonly service: string;
+    readonly low: number;
+    readonly high: number;
+  }[];
   /** `routing` (probabilistic hand-off) or `calls` (call graph with nested retries). */
   readonly mode: 'routing' | 'calls';
   /** What the routing says about existence and uniqueness of the fixed point. */
@@ -21,11 +40,32 @@ export interface NetworkReport {
     readonly spectralRadius: Readonly<Record<string, number>>;
     /** ‖F‖∞, the largest total routing probability out of any service, over classes. */
     readonly normInf: number;
-    /** `dag`, `norm` (‖F‖∞ < 1/(P − 1)), `class-independent` (same routing, P ≤ 2) or `none`. */
+    /**
+     * `dag`, `norm` (‖F‖∞ < 1/(P − 1)), `class-independent` (same routing, P ≤ 2) or `none`;
+     * always `none` for call graphs and per-try timeouts, where no condition is known.
+     */
     readonly uniqueness: 'dag' | 'norm' | 'class-independent' | 'none';
   };
   /** Offered work over the whole network. */
   readonly load: NetworkLoad;
+}
+
+/**
+ * One equilibrium (DESIGN.md, "Added since the first brief"): `healthy` is the state an idle
+ * network reaches as its load rises, `storm` the state a network in a retry storm (every attempt
+ * failing) settles in when it is another one.
+ */
+export interface Equilibrium {
+  readonly kind: 'healthy' | 'storm';
+  /**
+   * Whether the solver's relaxation settles on it (false: a fixed point found by continuation,
+   * around which the relaxation oscillates).
+   */
+  readonly stable: boolean;
+  readonly endToEnd: Readonly<Record<string, EndToEndAnalysis>>;
+  /** Attempts at every service per external request. */
+  readonly attemptsPerRequest: number;
+  readonly services: Readonly<Record<string, { readonly s: number; readonly rho: number }>>;
 }
 
 /** One service's solved state. */

@@ -1,7 +1,14 @@
 import { FIXED_POINT_TOLERANCE } from '../service.js';
+import { callEquilibria } from './callEquilibria.js';
 import type { NetworkModel } from './NetworkModel.js';
-import type { EndToEndAnalysis, NetworkReport, ServiceAnalysis } from './NetworkReport.js';
-import { solveCalls } from './solveCalls.js';
+import type {
+  EndToEndAnalysis,
+  Equilibrium,
+  NetworkLoad,
+  NetworkReport,
+  ServiceAnalysis,
+} from './NetworkReport.js';
+import type { CallSolution } from './solveCalls.js';
 import { solveRouting } from './solveRouting.js';
 import { routingStructure } from './structure.js';
 
@@ -13,13 +20,29 @@ export interface AnalyzeOptions {
   readonly maxIterations?: number;
 }
 
+/** Per service i and class p: the tables a solved state is described by. */
+interface SolvedState {
+  readonly in: number[][];
+  readonly out: number[][];
+  readonly attempts: number[][];
+  readonly rejection: number[][];
+  readonly s: number[];
+  /** C_i^p, completion of a class-p request entering at i. */
+  readonly completion: number[][];
+}
+
 /**
- * Analyses a network: per-service, per-class and end-to-end rejection (DESIGN.md, "A network").
+ * Analyses a network: per-service, per-class and end-to-end rejection (DESIGN.md, "A network"),
+ * and every equilibrium the analysis can find.
  *
- * Routing networks are solved by {@link solveRouting}, call graphs by {@link solveCalls}. A
- * routing network in which some class can never leave a set of services (ρ(F) ≥ 1, so the
- * standard flow equations have no solution) is refused with a RangeError naming the services.
- * The report says whether the fixed point converged; it is returned either way.
+ * Routing networks are solved by {@link solveRouting}, call graphs by `callEquilibria` (the state
+ * an idle network reaches and the state a network in a retry storm reaches; both are reported
+ * when they differ — the configuration is then bistable). A network without routes or calls (a
+ * single service, or independent ones) with per-try timeouts is solved as a call graph, whose
+ * law is the same there. A routing network in which some class can never leave a set of
+ * services (ρ(F) ≥ 1, so the standard flow equations have no solution) is refused with a
+ * RangeError naming the services. The report's main figures describe the first equilibrium
+ * (`equilibria[0]`); it says whether the fixed point converged and is returned either way.
  * @example
  * ```ts
  * const report = analyzeNetwork({
@@ -28,6 +51,7 @@ export interface AnalyzeOptions {
  *     arrivals: [50, 250], retryLimits: [5, 1], routes: [] }],
  * });
  * report.endToEnd.high.rejection; // 0.2027…
+ * report.equilibria.length; // 1: the state is unique
  * ```
  */
 export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = {}): NetworkReport {
@@ -40,49 +64,129 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
         '(their route probabilities sum to 1 around a cycle), so ρ(F) = 1; the standard equations need ρ(F) < 1',
     );
   }
-  const mode =
-    network.mode ??
-    (network.services.some((s) => (s.calls?.length ?? 0) > 0 || (s.branches?.length ?? 0) > 0)
-      ? 'calls'
-      : 'routing');
+  const mode = network.mode ?? (hasCalls(network) ? 'calls' : 'routing');
+  const timed = network.services.some((s) => (s.timeouts ?? []).some((t) => t !== undefined));
+  const routed = network.services.some((s) => s.routes.some((r) => r.p > 0));
+  if (timed && mode === 'routing' && routed) {
+    throw new RangeError(
+      'per-try timeouts are modelled for call graphs and for services without routes; this network routes requests between services (write it with calls:)',
+    );
+  }
+  if (timed && network.services.some((s) => s.residualAlphas !== undefined)) {
+    throw new RangeError(
+      'per-try timeouts and the residual-time correction cannot be combined yet: drop residual: true or the timeouts',
+    );
+  }
   const classNames = network.classes.map((c) => c.name);
-  let perService: {
-    in: number[][];
-    out: number[][];
-    attempts: number[][];
-    rejection: number[][];
-    s: number[];
-  };
-  let completionAtEntry: number[][];
+  const useCalls = mode === 'calls' || timed;
+  const states: { kind: 'healthy' | 'storm'; state: SolvedState; stable: boolean }[] = [];
   let converged: boolean;
   let iterations: number;
   let residual: number;
-  if (mode === 'routing') {
+  let swinging: NetworkReport['swinging'];
+  let tippedAt: number | undefined;
+  if (!useCalls) {
     const solution = solveRouting(network, { tolerance, maxIterations: options.maxIterations });
-    perService = {
-      in: solution.lambdaIn,
-      out: solution.lambdaOut,
-      attempts: solution.attempts,
-      rejection: solution.rejection,
-      s: solution.s,
-    };
-    completionAtEntry = solution.completion;
+    states.push({
+      kind: 'healthy',
+      stable: true,
+      state: {
+        in: solution.lambdaIn,
+        out: solution.lambdaOut,
+        attempts: solution.attempts,
+        rejection: solution.rejection,
+        s: solution.s,
+        completion: solution.completion,
+      },
+    });
     ({ converged, iterations, residual } = solution);
   } else {
-    const solution = solveCalls(network, { tolerance, maxIterations: options.maxIterations });
-    perService = {
-      in: solution.callsIn,
-      out: solution.callsIn.map((row, i) =>
-        row.map((c, p) => c * ((solution.callSuccess[i] as number[])[p] as number)),
-      ),
-      attempts: solution.attempts,
-      rejection: solution.callSuccess.map((row) => row.map((success) => 1 - success)),
-      s: solution.s,
-    };
-    completionAtEntry = solution.callSuccess;
-    ({ converged, iterations, residual } = solution);
+    const { equilibria: found, tips } = callEquilibria(network, {
+      tolerance,
+      maxIterations: options.maxIterations,
+    });
+    if (tips.length > 0) tippedAt = tips[0];
+    for (const { kind, solution } of found)
+      states.push({ kind, stable: solution.stable, state: callState(solution) });
+    const first = (found[0] as (typeof found)[number]).solution;
+    ({ converged, iterations, residual } = first);
+    if (!converged && first.swings !== undefined) {
+      swinging = first.swings.map((swing) => ({
+        service: network.services[swing.service]?.name ?? String(swing.service),
+        low: swing.low,
+        high: swing.high,
+      }));
+    }
   }
 
+  const described = states.map(({ kind, state, stable }) => ({
+    kind,
+    stable,
+    ...describeState(network, state),
+  }));
+  const main = described[0] as (typeof described)[number];
+  const equilibria: Equilibrium[] = described.map((d) => ({
+    kind: d.kind,
+    stable: d.stable,
+    endToEnd: d.endToEnd,
+    attemptsPerRequest: d.load.attemptsPerRequest,
+    services: Object.fromEntries(
+      Object.entries(d.services).map(([name, s]) => [name, { s: s.s, rho: s.rho }]),
+    ),
+  }));
+  return {
+    classes: network.classes.map((c) => ({ name: c.name, retries: c.retryLimit })),
+    services: main.services,
+    endToEnd: main.endToEnd,
+    equilibria,
+    converged,
+    iterations,
+    residual,
+    ...(swinging === undefined ? {} : { swinging }),
+    ...(tippedAt === undefined ? {} : { tippedAt }),
+    mode,
+    structure: {
+      dag: structure.dag,
+      spectralRadius: Object.fromEntries(
+        classNames.map((name, p) => [name, structure.spectralRadius[p] ?? 0]),
+      ),
+      normInf: structure.normInf,
+      // No known condition makes a call graph's (or a timed network's) fixed point unique: with
+      // nested retries or timeouts a DAG can have a healthy and a storm state.
+      uniqueness: useCalls ? 'none' : structure.uniqueness,
+    },
+    load: main.load,
+  };
+}
+
+function hasCalls(network: NetworkModel): boolean {
+  return network.services.some((s) => (s.calls?.length ?? 0) > 0 || (s.branches?.length ?? 0) > 0);
+}
+
+/** A call-graph solution as the report's tables: calls in and out, R = 1 − S, C = S. */
+function callState(solution: CallSolution): SolvedState {
+  return {
+    in: solution.callsIn,
+    out: solution.callsIn.map((row, i) =>
+      row.map((c, p) => c * ((solution.callSuccess[i] as number[])[p] as number)),
+    ),
+    attempts: solution.attempts,
+    rejection: solution.callSuccess.map((row) => row.map((success) => 1 - success)),
+    s: solution.s,
+    completion: solution.callSuccess,
+  };
+}
+
+/** Per-service, end-to-end and whole-network figures of one solved state. */
+function describeState(
+  network: NetworkModel,
+  state: SolvedState,
+): {
+  services: Record<string, ServiceAnalysis>;
+  endToEnd: Record<string, EndToEndAnalysis>;
+  load: NetworkLoad;
+} {
+  const classNames = network.classes.map((c) => c.name);
   const services: Record<string, ServiceAnalysis> = {};
   let totalAttempts = 0;
   network.services.forEach((service, i) => {
@@ -90,18 +194,18 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
     let attempts = 0;
     classNames.forEach((name, p) => {
       const at = (table: number[][]) => (table[i] as number[])[p] as number;
-      attempts += at(perService.attempts);
+      attempts += at(state.attempts);
       classes[name] = {
-        in: at(perService.in),
-        out: at(perService.out),
-        attempts: at(perService.attempts),
-        rejection: at(perService.rejection),
+        in: at(state.in),
+        out: at(state.out),
+        attempts: at(state.attempts),
+        rejection: at(state.rejection),
       };
     });
     totalAttempts += attempts;
     services[service.name] = {
       model: service.model,
-      s: perService.s[i] as number,
+      s: state.s[i] as number,
       rho: attempts / service.capacity,
       classes,
     };
@@ -118,10 +222,10 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
       const g = service.arrivals[p] ?? 0;
       if (g <= 0) return;
       gamma += g;
-      done += g * ((completionAtEntry[i] as number[])[p] as number);
+      done += g * ((state.completion[i] as number[])[p] as number);
       // The external clients' attempts: γ times the attempts per request at the entry.
-      const arriving = (perService.in[i] as number[])[p] as number;
-      externalAttempts += (g * ((perService.attempts[i] as number[])[p] as number)) / arriving;
+      const arriving = (state.in[i] as number[])[p] as number;
+      externalAttempts += (g * ((state.attempts[i] as number[])[p] as number)) / arriving;
     });
     external += gamma;
     completed += done;
@@ -132,28 +236,14 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
       completion = 0;
       network.services.forEach((service, i) => {
         const g = service.arrivals[p] ?? 0;
-        if (g > 0) completion += (g / gamma) * ((completionAtEntry[i] as number[])[p] as number);
+        if (g > 0) completion += (g / gamma) * ((state.completion[i] as number[])[p] as number);
       });
     }
     endToEnd[name] = { rejection: 1 - completion, completion };
   });
-
   return {
-    classes: network.classes.map((c) => ({ name: c.name, retries: c.retryLimit })),
     services,
     endToEnd,
-    converged,
-    iterations,
-    residual,
-    mode,
-    structure: {
-      dag: structure.dag,
-      spectralRadius: Object.fromEntries(
-        classNames.map((name, p) => [name, structure.spectralRadius[p] ?? 0]),
-      ),
-      normInf: structure.normInf,
-      uniqueness: structure.uniqueness,
-    },
     load: {
       external,
       attempts: totalAttempts,

@@ -1,0 +1,79 @@
+import { raiseLoad } from './callBranch.js';
+import { compileCallPlan } from './callPlan.js';
+import { CallSweep } from './callSweep.js';
+import type { NetworkModel } from './NetworkModel.js';
+import {
+  type CallSolution,
+  type CallSolveOptions,
+  callSolution,
+  solveCalls,
+} from './solveCalls.js';
+
+/** Two equilibria are the same state when no s differs by more than this. */
+export const DISTINCT_STATE = 1e-6;
+
+/** One equilibrium of a call-graph network. */
+export interface CallEquilibrium {
+  /**
+   * `healthy`: the state an idle network reaches as its load rises from zero, where it did not
+   * tip on the way; `storm`: the state reached from saturation (every attempt failing), or the
+   * one the rising load tipped into.
+   */
+  readonly kind: 'healthy' | 'storm';
+  readonly solution: CallSolution;
+}
+
+/** What {@link callEquilibria} found. */
+export interface CallEquilibria {
+  /** Healthy first; one entry when both starts reach the same state. */
+  readonly equilibria: readonly CallEquilibrium[];
+  /**
+   * Where the rising load tipped the network out of the state it was in, as shares of the
+   * external rates (e.g. 0.59: above 59 % of this load the healthy state no longer exists).
+   */
+  readonly tips: readonly number[];
+}
+
+/**
+ * The equilibria of a call-graph network that an operator can meet: the one an idle network
+ * settles in as its load rises from zero to the given rates (`raiseLoad`: the load raised in
+ * steps, each settled), and the one a network in a retry storm (every attempt failing) settles
+ * in. When they differ the configuration is bistable — a metastable failure: the same load
+ * sustains both a healthy state and a storm, and a trigger can move it from one to the other for
+ * good. Where the sweeps find no rest, each branch is followed by continuation instead (see
+ * {@link solveCalls}).
+ *
+ * A branch that was not found is left out, except that a healthy entry that did not converge is
+ * kept when nothing converged, so the caller can say why.
+ */
+export function callEquilibria(
+  network: NetworkModel,
+  options: Omit<CallSolveOptions, 'saturated' | 'initialS' | 'initialRho' | 'scale'> = {},
+): CallEquilibria {
+  const sweep = new CallSweep(compileCallPlan(network));
+  const raised = raiseLoad(sweep, 1, options);
+  let rising: CallEquilibrium;
+  if (raised.settled) {
+    rising = {
+      kind: raised.tips.length > 0 ? 'storm' : 'healthy',
+      solution: callSolution(sweep, 1, {
+        converged: true,
+        iterations: raised.iterations,
+        residual: raised.residual,
+      }),
+    };
+  } else {
+    rising = { kind: 'healthy', solution: solveCalls(network, options) };
+  }
+  const storm = solveCalls(network, { ...options, saturated: true });
+  const tips = raised.tips;
+  if (!storm.converged) return { equilibria: [rising], tips };
+  if (!rising.solution.converged) return { equilibria: [{ kind: 'storm', solution: storm }], tips };
+  let difference = 0;
+  rising.solution.s.forEach((s, j) => {
+    difference = Math.max(difference, Math.abs(s - (storm.s[j] as number)));
+  });
+  if (difference <= DISTINCT_STATE) return { equilibria: [rising], tips };
+  const other: CallEquilibrium = { kind: 'storm', solution: storm };
+  return { equilibria: rising.kind === 'healthy' ? [rising, other] : [other, rising], tips };
+}

@@ -1,0 +1,429 @@
+import { brentRoot } from '../numeric/brent.js';
+import { mm1mMeanSojourn, mm1mSojournTail } from '../queue/mm1mSojourn.js';
+import type { CallPlan } from './callPlan.js';
+
+/**
+ * The state of a call-graph network at given offered loads ρ_j, and one sweep of the solver's
+ * map ρ ↦ ρ' (docs/model.md, "A network, call-graph form"). Every table is per cell
+ * (`j * classCount + p`) in a typed array, reused between sweeps.
+ *
+ * A sweep is two passes, both iterative and O(calls):
+ * 1. bottom-up (children before parents), from the current ρ: s_j = φ_j(ρ_j), the probability
+ *    W that an accepted attempt's calls all succeed, its timeout probability τ, one attempt's
+ *    success q = (1 − s)(1 − τ)W, a call's success S = 1 − (1 − q)^(k+1) and attempts A = S/q;
+ * 2. top-down (parents before children): the calls arriving at j are final once its callers are
+ *    done, so j's own offered load is solved locally — ρ_j = Σ_p calls_j^p A_j^p(ρ_j)/μ_j with W
+ *    held — and j's accepted attempts hand their calls to its children.
+ *
+ * The local equation's right side T(ρ) rises with ρ (more rejection and more timeouts, more
+ * attempts), so from the current ρ_j the local root is the first one met moving in the
+ * direction of T(ρ_j) − ρ_j: the state a service's own queue relaxes to. Without timeouts the
+ * local root is unique (accepted attempts fall and the queue's throughput rises with ρ).
+ */
+export class CallSweep {
+  readonly plan: CallPlan;
+  /** Offered load per service (attempts / μ). */
+  readonly rho: Float64Array;
+  /** Attempt rejection per service, φ_j(ρ_j). */
+  readonly s: Float64Array;
+  /** Per cell: probability that an accepted attempt's calls all succeed. */
+  readonly work: Float64Array;
+  /** Per cell: probability that an accepted attempt outlives its caller's per-try timeout. */
+  readonly abandoned: Float64Array;
+  /** Per cell: one attempt's success probability q. */
+  readonly attemptSuccess: Float64Array;
+  /** Per cell: a call's success within the hop's retries, S. */
+  readonly callSuccess: Float64Array;
+  /** Per cell: attempts per call, A. */
+  readonly attemptsPerCall: Float64Array;
+  /** Per cell: calls per second arriving. */
+  readonly callsIn: Float64Array;
+  /** Per cell: mean duration of an accepted attempt's calls when they succeed, in seconds. */
+  readonly callsTime: Float64Array;
+  /** Per cell: mean duration of a call that succeeds first time (sojourn + its calls), seconds. */
+  readonly callTime: Float64Array;
+  /** Whether the network has any per-try timeout (else τ = 0 and times are not needed). */
+  readonly timed: boolean;
+  /** Per service: whether a call into it has a per-try timeout. */
+  readonly timedService: Uint8Array;
+  /** Scratch: a service's τ per class before its local solve. */
+  private readonly oldTau: Float64Array;
+
+  constructor(plan: CallPlan) {
+    this.plan = plan;
+    const n = plan.serviceCount;
+    const cells = n * plan.classCount;
+    this.rho = new Float64Array(n);
+    this.s = new Float64Array(n);
+    this.work = new Float64Array(cells).fill(1);
+    this.abandoned = new Float64Array(cells);
+    this.attemptSuccess = new Float64Array(cells).fill(1);
+    this.callSuccess = new Float64Array(cells).fill(1);
+    this.attemptsPerCall = new Float64Array(cells).fill(1);
+    this.callsIn = new Float64Array(cells);
+    this.callsTime = new Float64Array(cells);
+    this.callTime = new Float64Array(cells);
+    this.timed = plan.timeout.some((x) => x > 0);
+    this.oldTau = new Float64Array(plan.classCount);
+    this.timedService = new Uint8Array(n);
+    plan.timeout.forEach((x, cell) => {
+      if (x > 0) this.timedService[Math.floor(cell / plan.classCount)] = 1;
+    });
+  }
+
+  /**
+   * One sweep from the current state (`s`, and `rho` where timeouts need the queue's length),
+   * with every external rate × `scale`; writes the new state and returns the largest change of
+   * any s_j or τ (absolute, both probabilities). `saturated` treats the current state as every
+   * attempt failing (s = 1, ρ = ∞): the start of the storm branch.
+   */
+  sweep(scale: number, saturated = false): number {
+    const plan = this.plan;
+    const P = plan.classCount;
+    this.bottomUp(saturated);
+    const callsIn = this.callsIn;
+    for (let cell = 0; cell < callsIn.length; cell++)
+      callsIn[cell] = scale * (plan.external[cell] as number);
+    let change = 0;
+    for (let t = 0; t < plan.topDown.length; t++) {
+      const j = plan.topDown[t] as number;
+      const oldS = this.s[j] as number;
+      const next = this.localLoad(
+        j,
+        saturated ? Number.POSITIVE_INFINITY : (this.rho[j] as number),
+      );
+      if (this.timed)
+        for (let p = 0; p < P; p++) this.oldTau[p] = this.abandoned[j * P + p] as number;
+      this.settle(j, next);
+      let d = Math.abs((this.s[j] as number) - oldS);
+      if (this.timed) {
+        for (let p = 0; p < P; p++)
+          d = Math.max(
+            d,
+            Math.abs((this.abandoned[j * P + p] as number) - (this.oldTau[p] as number)),
+          );
+      }
+      if (d > change || Number.isNaN(d)) change = d;
+      for (let p = 0; p < P; p++) this.distribute(j * P + p);
+    }
+    return saturated ? Number.POSITIVE_INFINITY : change;
+  }
+
+  /**
+   * The coordinates the solver mixes between sweeps, one per service: s_j, or ln ρ_j where a
+   * per-try timeout makes τ depend on the queue's length too (0 load: −∞ is kept as 0 load).
+   */
+  readState(out: Float64Array): void {
+    for (let j = 0; j < this.plan.serviceCount; j++)
+      out[j] = this.timedService[j] ? Math.log(this.rho[j] as number) : (this.s[j] as number);
+  }
+
+  /** Sets the state from mixed coordinates (see {@link readState}), kept in range. */
+  writeState(values: Float64Array): void {
+    const plan = this.plan;
+    for (let j = 0; j < plan.serviceCount; j++) {
+      const v = values[j] as number;
+      if (!Number.isFinite(v)) continue;
+      if (this.timedService[j]) {
+        const rho = Math.exp(v);
+        this.rho[j] = rho;
+        this.s[j] = (plan.phi[j] as (r: number) => number)(rho);
+      } else this.s[j] = Math.min(Math.max(v, 0), 1 - Number.EPSILON);
+    }
+  }
+
+  /**
+   * Makes every table consistent with the current `rho` (bottom-up, then the calls top-down with
+   * no local solve), so a report read afterwards describes exactly this state.
+   */
+  evaluate(scale: number): void {
+    const plan = this.plan;
+    const P = plan.classCount;
+    this.bottomUp(false);
+    for (let cell = 0; cell < this.callsIn.length; cell++)
+      this.callsIn[cell] = scale * (plan.external[cell] as number);
+    for (let t = 0; t < plan.topDown.length; t++) {
+      const j = plan.topDown[t] as number;
+      let attempts = 0;
+      for (let p = 0; p < P; p++) {
+        this.distribute(j * P + p);
+        attempts += this.attempts(j * P + p);
+      }
+      // The offered load these calls make (consistent with s, also where φ is flat in ρ).
+      if (!this.timedService[j]) this.rho[j] = attempts / (plan.capacity[j] as number);
+    }
+  }
+
+  /** Attempts per second at cell (calls × attempts per call). */
+  attempts(cell: number): number {
+    return (this.callsIn[cell] as number) * (this.attemptsPerCall[cell] as number);
+  }
+
+  /** Children before parents: s, W, the call times, τ, q, S and A from the current ρ. */
+  private bottomUp(saturated: boolean): void {
+    const plan = this.plan;
+    const P = plan.classCount;
+    for (let t = plan.topDown.length - 1; t >= 0; t--) {
+      const j = plan.topDown[t] as number;
+      const rho = saturated ? Number.POSITIVE_INFINITY : (this.rho[j] as number);
+      const s = saturated ? 1 : (this.s[j] as number);
+      for (let p = 0; p < P; p++) {
+        const cell = j * P + p;
+        this.work[cell] = this.programSuccess(cell);
+        if (this.timed) this.callsTime[cell] = this.programTime(cell);
+        this.settleCell(j, cell, s, rho);
+      }
+    }
+  }
+
+  /** Service j settles at offered load ρ (its cells' W and call times held): s_j = φ_j(ρ). */
+  private settle(j: number, rho: number): void {
+    const plan = this.plan;
+    const P = plan.classCount;
+    const s = rho === Number.POSITIVE_INFINITY ? 1 : (plan.phi[j] as (r: number) => number)(rho);
+    this.s[j] = s;
+    this.rho[j] = rho;
+    for (let p = 0; p < P; p++) this.settleCell(j, j * P + p, s, rho);
+  }
+
+  /**
+   * One cell at attempt rejection s and offered load ρ, its W and call times held: τ, q, S, A and
+   * the time of a first-time successful call.
+   */
+  private settleCell(j: number, cell: number, s: number, rho: number): void {
+    const plan = this.plan;
+    const m = plan.queue[j] as number;
+    const mu = plan.capacity[j] as number;
+    const tau = this.timeoutProbability(cell, rho, m, mu);
+    this.abandoned[cell] = tau;
+    const q = (1 - s) * (1 - tau) * (this.work[cell] as number);
+    const k = plan.retryLimit[cell] as number;
+    // S = 1 − (1 − q)^(k+1) and A = S/q through log1p/expm1, so a tiny q keeps its digits
+    // (1 − q would round to 1 and A to 0 instead of k + 1).
+    const success = q >= 1 ? 1 : -Math.expm1((k + 1) * Math.log1p(-q));
+    this.attemptSuccess[cell] = q;
+    this.callSuccess[cell] = success;
+    this.attemptsPerCall[cell] = q > 0 ? success / q : k + 1;
+    if (this.timed)
+      this.callTime[cell] = mm1mMeanSojourn(rho, m) / mu + (this.callsTime[cell] as number);
+  }
+
+  /**
+   * τ at cell: the probability that an accepted attempt is not back within its per-try timeout
+   * T — its sojourn at j exceeds T less the mean time its calls take (docs/model.md).
+   */
+  private timeoutProbability(cell: number, rho: number, m: number, mu: number): number {
+    const x = this.plan.timeout[cell] as number;
+    if (x <= 0) return 0;
+    return mm1mSojournTail(rho, m, x - mu * (this.callsTime[cell] as number));
+  }
+
+  /**
+   * The local offered load of service j given the calls arriving and its W: the root of
+   * h(ρ) = Σ_p calls_p A_p(ρ)/μ − ρ met first from `start` in the direction of h(start).
+   */
+  private localLoad(j: number, start: number): number {
+    const plan = this.plan;
+    const P = plan.classCount;
+    const mu = plan.capacity[j] as number;
+    let most = 0;
+    for (let p = 0; p < P; p++) {
+      const cell = j * P + p;
+      most += ((this.callsIn[cell] as number) * ((plan.retryLimit[cell] as number) + 1)) / mu;
+    }
+    if (most <= 0) return 0;
+    const h = (rho: number) => this.localOffered(j, rho) - rho;
+    // h(0) > 0 and h(most) ≤ 0 (A ≤ k + 1): a root lies in [0, most].
+    const x0 = Math.min(Math.max(start, 0), most);
+    const h0 = h(x0);
+    if (h0 === 0) return x0;
+    const up = h0 > 0;
+    const far = up ? most : 0;
+    if (Math.abs(h0) <= 1e-15 * x0) return x0;
+    // The plain step T(x0) never passes the nearest root (T rises), and a secant step from it
+    // lands close to the root; push a little past that to bracket it.
+    let a = x0;
+    let ha = h0;
+    let b = Math.min(Math.max(x0 + h0, 0), most);
+    let hb = b === far ? (up ? Math.min(h(b), 0) : Math.max(h(b), 0)) : h(b);
+    let step = b - a;
+    for (let tries = 0; tries < 200 && hb > 0 === up && hb !== 0; tries++) {
+      const secant = ha !== hb ? b - (hb * (b - a)) / (hb - ha) : b + step;
+      let next = secant + 0.1 * (secant - b);
+      if (up ? next <= b : next >= b) next = b + step;
+      // At most double the way travelled, so a far-off secant cannot jump over the nearest root.
+      const limit = b + 2 * (b - x0);
+      next = up ? Math.min(next, limit, far) : Math.max(next, limit, far);
+      a = b;
+      ha = hb;
+      step = next - b;
+      b = next;
+      hb = b === far ? (up ? Math.min(h(b), 0) : Math.max(h(b), 0)) : h(b);
+    }
+    if (hb === 0) return b;
+    // Within a few ulps of the root h is rounding noise and may not change sign: take the end
+    // nearer to zero.
+    if (hb > 0 === ha > 0) return Math.abs(hb) < Math.abs(ha) ? b : a;
+    const lo = Math.min(a, b);
+    const hi = Math.max(a, b);
+    const hLo = h(lo);
+    const hHi = h(hi);
+    if (hLo === 0 || hHi === 0 || hLo > 0 === hHi > 0)
+      return Math.abs(hLo) <= Math.abs(hHi) ? lo : hi;
+    return brentRoot(h, lo, hi, 1e-15 * hi).root;
+  }
+
+  /** Σ_p calls_p A_p(ρ) / μ_j: the offered load the calls make at ρ (W and call times held). */
+  private localOffered(j: number, rho: number): number {
+    const plan = this.plan;
+    const P = plan.classCount;
+    const s = (plan.phi[j] as (r: number) => number)(rho);
+    const m = plan.queue[j] as number;
+    const mu = plan.capacity[j] as number;
+    let attempts = 0;
+    for (let p = 0; p < P; p++) {
+      const cell = j * P + p;
+      const calls = this.callsIn[cell] as number;
+      if (calls <= 0) continue;
+      const tau = this.timeoutProbability(cell, rho, m, mu);
+      const q = (1 - s) * (1 - tau) * (this.work[cell] as number);
+      const k = plan.retryLimit[cell] as number;
+      const success = q >= 1 ? 1 : -Math.expm1((k + 1) * Math.log1p(-q));
+      attempts += calls * (q > 0 ? success / q : k + 1);
+    }
+    return attempts / mu;
+  }
+
+  /** W at cell: the probability that every call of an accepted attempt succeeds. */
+  private programSuccess(cell: number): number {
+    const plan = this.plan;
+    const P = plan.classCount;
+    let success = 1;
+    let branchMass = 0;
+    let branchSuccess = 0;
+    for (
+      let seg = plan.cellSegment[cell] as number;
+      seg < (plan.cellSegment[cell + 1] as number);
+      seg++
+    ) {
+      let all = 1;
+      for (
+        let c = plan.segmentCall[seg] as number;
+        c < (plan.segmentCall[seg + 1] as number);
+        c++
+      ) {
+        const child = (plan.callTo[c] as number) * P + (cell % P);
+        const n = plan.callCount[c] as number;
+        const S = this.callSuccess[child] as number;
+        all *= n === 1 ? S : S ** n;
+      }
+      if (plan.segmentIsBranch[seg]) {
+        const probability = plan.segmentProbability[seg] as number;
+        branchMass += probability;
+        branchSuccess += probability * all;
+      } else success *= all;
+    }
+    return branchMass > 0 ? success * (branchSuccess + 1 - branchMass) : success;
+  }
+
+  /**
+   * Mean time of an accepted attempt's calls at cell when each succeeds first time: sequential
+   * calls add up, a parallel run takes its slowest mean, branches are weighted by p.
+   */
+  private programTime(cell: number): number {
+    const plan = this.plan;
+    const P = plan.classCount;
+    let time = 0;
+    for (
+      let seg = plan.cellSegment[cell] as number;
+      seg < (plan.cellSegment[cell + 1] as number);
+      seg++
+    ) {
+      let segment = 0;
+      let run = 0;
+      for (
+        let c = plan.segmentCall[seg] as number;
+        c < (plan.segmentCall[seg + 1] as number);
+        c++
+      ) {
+        const child = (plan.callTo[c] as number) * P + (cell % P);
+        const d = this.callTime[child] as number;
+        if (plan.callParallel[c]) {
+          if (d > run) run = d;
+          continue;
+        }
+        segment += run + (plan.callCount[c] as number) * d;
+        run = 0;
+      }
+      segment += run;
+      time += plan.segmentIsBranch[seg]
+        ? (plan.segmentProbability[seg] as number) * segment
+        : segment;
+    }
+    return time;
+  }
+
+  /**
+   * Hands the calls of cell's accepted attempts to its children: an attempt makes calls only if
+   * it was served before its caller gave up on it; a sequential call is made only while
+   * everything before it succeeded; a run of parallel calls is issued together; a branch starts
+   * from what survived the service's own calls, with its probability.
+   */
+  private distribute(cell: number): void {
+    const plan = this.plan;
+    const P = plan.classCount;
+    const first = plan.cellSegment[cell] as number;
+    const end = plan.cellSegment[cell + 1] as number;
+    if (plan.segmentCall[first] === plan.segmentCall[end]) return;
+    const j = (cell - (cell % P)) / P;
+    const p = cell % P;
+    let accepted = this.attempts(cell) * (1 - (this.s[j] as number));
+    if (this.timed && (plan.timeout[cell] as number) > 0) {
+      accepted *=
+        1 -
+        mm1mSojournTail(
+          this.rho[j] as number,
+          plan.queue[j] as number,
+          plan.timeout[cell] as number,
+        );
+    }
+    if (!(accepted > 0)) return;
+    let alive = accepted;
+    for (let seg = first; seg < end; seg++) {
+      let flow = plan.segmentIsBranch[seg]
+        ? alive * (plan.segmentProbability[seg] as number)
+        : alive;
+      const stop = plan.segmentCall[seg + 1] as number;
+      let c = plan.segmentCall[seg] as number;
+      while (c < stop) {
+        if (plan.callParallel[c]) {
+          let group = 1;
+          while (c < stop && plan.callParallel[c]) {
+            const child = (plan.callTo[c] as number) * P + p;
+            const n = plan.callCount[c] as number;
+            this.callsIn[child] = (this.callsIn[child] as number) + flow * n;
+            const S = this.callSuccess[child] as number;
+            group *= n === 1 ? S : S ** n;
+            c++;
+          }
+          flow *= group;
+          continue;
+        }
+        const child = (plan.callTo[c] as number) * P + p;
+        const S = this.callSuccess[child] as number;
+        const n = plan.callCount[c] as number;
+        // n sequential calls: the r-th is made if the r − 1 before it succeeded.
+        let made = 0;
+        let reach = 1;
+        for (let r = 0; r < n; r++) {
+          made += reach;
+          reach *= S;
+        }
+        this.callsIn[child] = (this.callsIn[child] as number) + flow * made;
+        flow *= reach;
+        c++;
+      }
+      if (!plan.segmentIsBranch[seg]) alive = flow;
+    }
+  }
+}
