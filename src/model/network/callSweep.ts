@@ -1,6 +1,9 @@
-import { brentRoot } from '../numeric/brent.js';
+import { illinoisRoot } from '../numeric/illinois.js';
 import { mm1mMeanSojourn, mm1mSojournTail } from '../queue/mm1mSojourn.js';
 import type { CallPlan } from './callPlan.js';
+
+/** Relative tolerance of a service's own load in a sweep (its local root). */
+const LOCAL_TOLERANCE = 1e-14;
 
 /**
  * The state of a call-graph network at given offered loads ρ_j, and one sweep of the solver's
@@ -48,6 +51,9 @@ export class CallSweep {
   readonly timedService: Uint8Array;
   /** Scratch: a service's τ per class before its local solve. */
   private readonly oldTau: Float64Array;
+  /** The service whose local load is being solved, and its residual h(ρ) (made once: no closure per solve). */
+  private localService = 0;
+  private readonly localResidual: (rho: number) => number;
 
   constructor(plan: CallPlan) {
     this.plan = plan;
@@ -65,6 +71,7 @@ export class CallSweep {
     this.callTime = new Float64Array(cells);
     this.timed = plan.timeout.some((x) => x > 0);
     this.oldTau = new Float64Array(plan.classCount);
+    this.localResidual = (rho: number) => this.localOffered(this.localService, rho) - rho;
     this.timedService = new Uint8Array(n);
     plan.timeout.forEach((x, cell) => {
       if (x > 0) this.timedService[Math.floor(cell / plan.classCount)] = 1;
@@ -232,45 +239,42 @@ export class CallSweep {
       most += ((this.callsIn[cell] as number) * ((plan.retryLimit[cell] as number) + 1)) / mu;
     }
     if (most <= 0) return 0;
-    const h = (rho: number) => this.localOffered(j, rho) - rho;
+    this.localService = j;
+    const h = this.localResidual;
     // h(0) > 0 and h(most) ≤ 0 (A ≤ k + 1): a root lies in [0, most].
     const x0 = Math.min(Math.max(start, 0), most);
     const h0 = h(x0);
-    if (h0 === 0) return x0;
+    if (Math.abs(h0) <= LOCAL_TOLERANCE * x0 || h0 === 0) return x0;
     const up = h0 > 0;
     const far = up ? most : 0;
-    if (Math.abs(h0) <= 1e-15 * x0) return x0;
-    // The plain step T(x0) never passes the nearest root (T rises), and a secant step from it
-    // lands close to the root; push a little past that to bracket it.
+    // The plain step T(x0) never passes the nearest root (T rises); from there, secant steps
+    // (pushed a little further, and at most doubling the way travelled so none jumps over the
+    // nearest root) until the sign changes, then false position inside the bracket.
     let a = x0;
     let ha = h0;
     let b = Math.min(Math.max(x0 + h0, 0), most);
-    let hb = b === far ? (up ? Math.min(h(b), 0) : Math.max(h(b), 0)) : h(b);
-    let step = b - a;
-    for (let tries = 0; tries < 200 && hb > 0 === up && hb !== 0; tries++) {
-      const secant = ha !== hb ? b - (hb * (b - a)) / (hb - ha) : b + step;
+    let hb = h(b);
+    // At the far end h has the sign the bracket needs (rounding aside).
+    if (b === far) hb = up ? Math.min(hb, 0) : Math.max(hb, 0);
+    for (let tries = 0; tries < 200 && hb !== 0 && hb > 0 === up; tries++) {
+      if (Math.abs(hb) <= LOCAL_TOLERANCE * b) return b;
+      const secant = ha !== hb ? b - (hb * (b - a)) / (hb - ha) : b + (b - a);
       let next = secant + 0.1 * (secant - b);
-      if (up ? next <= b : next >= b) next = b + step;
-      // At most double the way travelled, so a far-off secant cannot jump over the nearest root.
+      if (up ? next <= b : next >= b) next = b + (b - a);
       const limit = b + 2 * (b - x0);
       next = up ? Math.min(next, limit, far) : Math.max(next, limit, far);
+      if (next === b) break;
       a = b;
       ha = hb;
-      step = next - b;
       b = next;
-      hb = b === far ? (up ? Math.min(h(b), 0) : Math.max(h(b), 0)) : h(b);
+      hb = h(b);
+      if (b === far) hb = up ? Math.min(hb, 0) : Math.max(hb, 0);
     }
     if (hb === 0) return b;
     // Within a few ulps of the root h is rounding noise and may not change sign: take the end
     // nearer to zero.
     if (hb > 0 === ha > 0) return Math.abs(hb) < Math.abs(ha) ? b : a;
-    const lo = Math.min(a, b);
-    const hi = Math.max(a, b);
-    const hLo = h(lo);
-    const hHi = h(hi);
-    if (hLo === 0 || hHi === 0 || hLo > 0 === hHi > 0)
-      return Math.abs(hLo) <= Math.abs(hHi) ? lo : hi;
-    return brentRoot(h, lo, hi, 1e-15 * hi).root;
+    return illinoisRoot(h, a, ha, b, hb, LOCAL_TOLERANCE * Math.max(a, b));
   }
 
   /** Σ_p calls_p A_p(ρ) / μ_j: the offered load the calls make at ρ (W and call times held). */
