@@ -1,6 +1,8 @@
 import { writeFile } from 'node:fs/promises';
-import { analyzeNetwork } from '../model/network/analyzeNetwork.js';
+import { analyzeNetwork, usesCallSolver } from '../model/network/analyzeNetwork.js';
+import type { CallEquilibrium } from '../model/network/callEquilibria.js';
 import type { NetworkReport } from '../model/network/NetworkReport.js';
+import { type SweepEquilibria, sweepEquilibria } from '../model/network/sweepEquilibria.js';
 import type { ModelName } from '../model/phi/Phi.js';
 import { toNetworkModel } from '../spec/toNetworkModel.js';
 import { loadNetwork, type NetworkSource } from './input.js';
@@ -48,32 +50,55 @@ export async function analyzeCommand(options: AnalyzeOptions): Promise<CommandOu
         };
   }
   const sweep = parseSweep(options.sweep, model);
-  const points = sweep.values.map((value) => ({
-    value,
-    report: analyzeNetwork(applySweep(model, sweep, value)),
-  }));
-  const rows = points.flatMap(({ value, report }) =>
-    report.classes.map((c) => ({
+  const networkAt = (value: number) => applySweep(model, sweep, value);
+  const loadRises = sweep.field !== 'capacity';
+  // Call graphs and timed networks can be bistable: follow both branches along the sweep.
+  const branches = usesCallSolver(model)
+    ? sweepEquilibria(networkAt, sweep.values, { loadRises })
+    : undefined;
+  const points = sweep.values.map((value, i) => {
+    const point = branches?.points[i];
+    const found: CallEquilibrium[] = [];
+    if (point?.healthy !== undefined) found.push({ kind: 'healthy', solution: point.healthy });
+    if (point?.storm !== undefined) found.push({ kind: 'storm', solution: point.storm });
+    return {
       value,
-      class: c.name,
-      rejection: report.endToEnd[c.name]?.rejection ?? Number.NaN,
-      completion: report.endToEnd[c.name]?.completion ?? Number.NaN,
-      attemptsPerRequest: report.load.attemptsPerRequest,
-      internalPerRequest: report.load.internalPerRequest,
-      converged: report.converged,
-    })),
+      report: analyzeNetwork(
+        networkAt(value),
+        found.length > 0 ? { equilibria: { equilibria: found, tips: [] } } : {},
+      ),
+    };
+  });
+  const rows = points.flatMap(({ value, report }) =>
+    report.classes.map((c) => {
+      const storm = report.equilibria.find((e, k) => k > 0 && e.kind === 'storm');
+      return {
+        value,
+        class: c.name,
+        kind: report.equilibria[0]?.kind ?? 'healthy',
+        rejection: report.endToEnd[c.name]?.rejection ?? Number.NaN,
+        completion: report.endToEnd[c.name]?.completion ?? Number.NaN,
+        stormRejection: storm?.endToEnd[c.name]?.rejection ?? Number.NaN,
+        attemptsPerRequest: report.load.attemptsPerRequest,
+        internalPerRequest: report.load.internalPerRequest,
+        converged: report.converged,
+      };
+    }),
   );
+  const bistable = rows.some((r) => Number.isFinite(r.stormRejection));
   let stderr: string | undefined;
   if (options.csv !== undefined) {
     const header =
-      'parameter,value,class,rejection,completion,attemptsPerRequest,internalPerRequest,converged';
+      'parameter,value,class,state,rejection,completion,stormRejection,attemptsPerRequest,internalPerRequest,converged';
     const lines = rows.map((r) =>
       [
         sweep.target,
         r.value,
         r.class,
+        r.kind,
         r.rejection,
         r.completion,
+        Number.isFinite(r.stormRejection) ? r.stormRejection : '',
         r.attemptsPerRequest,
         r.internalPerRequest,
         r.converged,
@@ -83,26 +108,38 @@ export async function analyzeCommand(options: AnalyzeOptions): Promise<CommandOu
     stderr = `wrote ${rows.length} rows to ${options.csv}`;
   }
   const classCount = model.classes.length;
+  const ends = {
+    ...(branches?.tipping === undefined ? {} : { tipping: branches.tipping }),
+    ...(branches?.recovery === undefined ? {} : { recovery: branches.recovery }),
+  };
   const stdout = options.json
-    ? JSON.stringify({ sweep: { parameter: sweep.target, values: sweep.values }, points }, null, 2)
-    : formatTable(
+    ? JSON.stringify(
+        { sweep: { parameter: sweep.target, values: sweep.values, ...ends }, points },
+        null,
+        2,
+      )
+    : `${formatTable(
         [
           { heading: sweep.target },
           { heading: 'class', alignRight: false },
+          { heading: 'state', alignRight: false },
           { heading: 'rejection' },
           { heading: 'completion' },
+          ...(bistable ? [{ heading: 'storm rejection' }] : []),
           { heading: 'attempts/request' },
           { heading: 'internal/request' },
         ],
         rows.map((r, i) => [
           i % classCount === 0 ? String(r.value) : '',
           r.class,
+          r.kind,
           fixed(r.rejection),
           fixed(r.completion),
+          ...(bistable ? [Number.isFinite(r.stormRejection) ? fixed(r.stormRejection) : '—'] : []),
           fixed(r.attemptsPerRequest, 3),
           fixed(r.internalPerRequest, 3),
         ]),
-      );
+      )}${branches === undefined ? '' : `\n\n${branchesText(sweep.target, loadRises, branches)}`}`;
   const failures = points.filter((p) => !p.report.converged).length;
   return failures === 0
     ? { stdout, stderr }
@@ -172,6 +209,34 @@ export function formatAnalysis(report: NetworkReport): string {
       `${fixed(load.internalPerRequest, 3)} internal`,
   ];
   return `Services\n${services}\n\nEnd to end (${status})\n${endToEnd}\n\n${notes.join('\n')}`;
+}
+
+/**
+ * Where a sweep's two branches end: "bistable from api.users = 21 to 70: tips above 70, recovers
+ * below 21" (a capacity sweep tips below and recovers above).
+ */
+export function branchesText(
+  target: string,
+  loadRises: boolean,
+  branches: SweepEquilibria,
+): string {
+  const { tipping, recovery } = branches;
+  const [up, down] = loadRises ? ['above', 'below'] : ['below', 'above'];
+  const tips = tipping === undefined ? undefined : `tips ${up} ${target} = ${round(tipping)}`;
+  const recovers =
+    recovery === undefined ? undefined : `recovers ${down} ${target} = ${round(recovery)}`;
+  const bistable = branches.points.some((p) => p.healthy !== undefined && p.storm !== undefined);
+  if (tips === undefined && recovers === undefined) {
+    return bistable
+      ? 'bistable over the whole sweep: a healthy state and a storm at every point (neither branch ends inside it)'
+      : 'one state at every point of the sweep (no storm branch apart from it)';
+  }
+  return `${bistable ? 'bistable: ' : ''}${[tips, recovers].filter((x) => x !== undefined).join('; ')}`;
+}
+
+/** A parameter value to four significant digits. */
+function round(value: number): string {
+  return String(Number(value.toPrecision(4)));
 }
 
 /**

@@ -13,7 +13,7 @@ export {
   retryDelayLaw,
 } from './backoff/retryDelay.js';
 export * from './distributions/index.js';
-export { type AnalyzeOptions, analyzeNetwork } from './network/analyzeNetwork.js';
+export { type AnalyzeOptions, analyzeNetwork, usesCallSolver } from './network/analyzeNetwork.js';
 export {
   type CallEquilibria,
   type CallEquilibrium,
@@ -51,6 +51,12 @@ export {
   routingStructure,
   type UniquenessGuarantee,
 } from './network/structure.js';
+export {
+  type SweepEquilibria,
+  type SweepEquilibriaOptions,
+  type SweptEquilibria,
+  sweepEquilibria,
+} from './network/sweepEquilibria.js';
 export { sweepOrder, topologicalOrder } from './network/topology.js';
 export { brentRoot, type RootResult } from './numeric/brent.js';
 export { integrate } from './numeric/integrate.js';

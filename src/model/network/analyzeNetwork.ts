@@ -1,5 +1,5 @@
 import { FIXED_POINT_TOLERANCE } from '../service.js';
-import { callEquilibria } from './callEquilibria.js';
+import { type CallEquilibria, callEquilibria } from './callEquilibria.js';
 import type { NetworkModel } from './NetworkModel.js';
 import type {
   EndToEndAnalysis,
@@ -18,6 +18,25 @@ export interface AnalyzeOptions {
   readonly tolerance?: number;
   /** Most passes over the network; default 10,000 (routing) or 1,000 (calls). */
   readonly maxIterations?: number;
+  /**
+   * Equilibria already found for this network (e.g. by `sweepEquilibria`, which follows them
+   * along a sweep): reported instead of solving again. Only for networks that
+   * {@link usesCallSolver}.
+   */
+  readonly equilibria?: CallEquilibria;
+}
+
+/**
+ * Whether {@link analyzeNetwork} solves this network with the call-graph solver (call-graph mode,
+ * or per-try timeouts) and so looks for more than one equilibrium.
+ */
+export function usesCallSolver(network: NetworkModel): boolean {
+  const mode = network.mode ?? (hasCalls(network) ? 'calls' : 'routing');
+  return mode === 'calls' || isTimed(network);
+}
+
+function isTimed(network: NetworkModel): boolean {
+  return network.services.some((s) => (s.timeouts ?? []).some((t) => t !== undefined));
 }
 
 /** Per service i and class p: the tables a solved state is described by. */
@@ -65,7 +84,7 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
     );
   }
   const mode = network.mode ?? (hasCalls(network) ? 'calls' : 'routing');
-  const timed = network.services.some((s) => (s.timeouts ?? []).some((t) => t !== undefined));
+  const timed = isTimed(network);
   const routed = network.services.some((s) => s.routes.some((r) => r.p > 0));
   if (timed && mode === 'routing' && routed) {
     throw new RangeError(
@@ -101,10 +120,10 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
     });
     ({ converged, iterations, residual } = solution);
   } else {
-    const { equilibria: found, tips } = callEquilibria(network, {
-      tolerance,
-      maxIterations: options.maxIterations,
-    });
+    const { equilibria: found, tips } =
+      options.equilibria ??
+      callEquilibria(network, { tolerance, maxIterations: options.maxIterations });
+    if (found.length === 0) throw new RangeError('equilibria: expected at least one');
     if (tips.length > 0) tippedAt = tips[0];
     for (const { kind, solution } of found)
       states.push({ kind, stable: solution.stable, state: callState(solution) });

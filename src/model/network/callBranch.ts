@@ -1,7 +1,10 @@
 import type { CallSweep } from './callSweep.js';
 import { relaxCalls } from './relaxCalls.js';
 
-/** A jump of some s_j larger than this between two nearby loads is a fold, not a slope. */
+/**
+ * A jump of some attempt success q (s, timeouts and calls together) larger than this between two
+ * nearby loads is a fold, not a slope.
+ */
 const JUMP = 0.05;
 /** Load steps, as shares of the target scale: the first and largest, and the smallest. */
 const FIRST_STEP = 1 / 4;
@@ -48,7 +51,7 @@ export interface RaisedLoad {
 /**
  * Raises every external rate from zero to × `scale` in steps, letting the network settle at each
  * (warm-started relaxation): the state an idle network reaches as its load rises, and where on
- * the way it tips. A step that moves some s_j by more than 0.05 is halved down to 1/1024 of the
+ * the way it tips. A step that moves some attempt success q by more than 0.05 is halved down to 1/1024 of the
  * scale; a jump that persists at the smallest step is a fold — the state the network was in has
  * ceased to exist — and is recorded (when lowering the load again by that step does not bring
  * the old state back: a fold, not a steep slope), then followed into the state the network tips
@@ -63,6 +66,7 @@ export function raiseLoad(
   const n = sweep.plan.serviceCount;
   const savedS = new Float64Array(n);
   const savedRho = new Float64Array(n);
+  const savedQ = new Float64Array(sweep.attemptSuccess.length);
   sweep.s.fill(0);
   sweep.rho.fill(0);
   let theta = 0;
@@ -74,6 +78,7 @@ export function raiseLoad(
     const next = Math.min(scale, theta + step);
     savedS.set(sweep.s);
     savedRho.set(sweep.rho);
+    savedQ.set(sweep.attemptSuccess);
     const relaxed = relaxCalls(sweep, next, {
       tolerance: options.tolerance,
       maxIterations: options.maxIterations,
@@ -91,7 +96,7 @@ export function raiseLoad(
       step /= 2;
       continue;
     }
-    if (jump > JUMP && theta > 0 && isFold(sweep, theta, savedS, options)) tips.push(theta);
+    if (jump > JUMP && theta > 0 && isFold(sweep, theta, savedQ, options)) tips.push(theta);
     theta = next;
     if (jump < JUMP / 4) step = Math.min(2 * step, FIRST_STEP * scale);
   }

@@ -9,8 +9,18 @@ import {
   solveCalls,
 } from './solveCalls.js';
 
-/** Two equilibria are the same state when no s differs by more than this. */
+/** Two equilibria are the same state when no s or attempt success q differs by more than this. */
 export const DISTINCT_STATE = 1e-6;
+
+/** Whether two solutions are one state (within {@link DISTINCT_STATE} in every s and q). */
+export function sameEquilibrium(a: CallSolution, b: CallSolution): boolean {
+  const close = (x: number, y: number | undefined) =>
+    Math.abs(x - (y ?? Number.NaN)) <= DISTINCT_STATE;
+  return (
+    a.s.every((s, j) => close(s, b.s[j])) &&
+    a.attemptSuccess.every((row, j) => row.every((q, p) => close(q, b.attemptSuccess[j]?.[p])))
+  );
+}
 
 /** One equilibrium of a call-graph network. */
 export interface CallEquilibrium {
@@ -69,11 +79,7 @@ export function callEquilibria(
   const tips = raised.tips;
   if (!storm.converged) return { equilibria: [rising], tips };
   if (!rising.solution.converged) return { equilibria: [{ kind: 'storm', solution: storm }], tips };
-  let difference = 0;
-  rising.solution.s.forEach((s, j) => {
-    difference = Math.max(difference, Math.abs(s - (storm.s[j] as number)));
-  });
-  if (difference <= DISTINCT_STATE) return { equilibria: [rising], tips };
+  if (sameEquilibrium(rising.solution, storm)) return { equilibria: [rising], tips };
   const other: CallEquilibrium = { kind: 'storm', solution: storm };
   return { equilibria: rising.kind === 'healthy' ? [rising, other] : [other, rising], tips };
 }

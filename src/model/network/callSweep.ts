@@ -161,6 +161,20 @@ export class CallSweep {
     }
   }
 
+  /**
+   * How far this state is from another, given by its attempt successes q per cell: the largest
+   * |Δq|. q carries s, the timeout probability and the calls' success, so two states of the same
+   * s but different timeouts (a queue full of abandoned work) are told apart.
+   */
+  distanceTo(attemptSuccess: ArrayLike<number>): number {
+    let most = 0;
+    for (let cell = 0; cell < this.attemptSuccess.length; cell++) {
+      const d = Math.abs((this.attemptSuccess[cell] as number) - (attemptSuccess[cell] as number));
+      if (d > most) most = d;
+    }
+    return most;
+  }
+
   /** Attempts per second at cell (calls × attempts per call). */
   attempts(cell: number): number {
     return (this.callsIn[cell] as number) * (this.attemptsPerCall[cell] as number);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeNetwork, type NetworkModel } from '../../../src/model/index.js';
+import { analyzeNetwork, type NetworkModel, sweepEquilibria } from '../../../src/model/index.js';
 import { tailReference } from '../queue/sojournReference.js';
 import { expectClose, phiReference } from '../reference.js';
 
@@ -10,7 +10,7 @@ import { expectClose, phiReference } from '../reference.js';
  *   G(ρ) = (λ/μ) Σ_{r≤k} f(ρ)^r − ρ,   f = φ(ρ) + (1 − φ(ρ)) τ(ρ),
  *
  * with φ the mm1m law and τ the arrival-seen sojourn tail, both from the test's own references.
- * The roots are found by scanning ln ρ on a fine grid and bisecting each sign change; a root
+ * The roots are found by scanning ln ρ on a grid and bisecting each sign change; a root
  * where G falls through zero is stable (a little more load relaxes back), one where it rises
  * through zero is the unstable state between two stable ones.
  */
@@ -23,10 +23,11 @@ function stableRoots(lambda: number, mu: number, m: number, k: number, x: number
     return (lambda / mu) * attempts - rho;
   };
   const roots: number[] = [];
-  let a = 1e-6;
+  // Offered loads from 0.01 to 100 (k + 1 ≤ 6 attempts of at most 1.5 μ: every root lies in it).
+  let a = 1e-2;
   let ga = G(a);
-  for (let i = 1; i <= 4000; i++) {
-    const b = 1e-6 * 10 ** ((i / 4000) * 8);
+  for (let i = 1; i <= 800; i++) {
+    const b = 1e-2 * 10 ** ((i / 800) * 4);
     const gb = G(b);
     if (ga > 0 && gb <= 0) {
       let lo = a;
@@ -167,5 +168,45 @@ describe('call graph with a timed child', () => {
       report,
     );
     expectClose(report.endToEnd.c?.rejection as number, tauB ** 3, { rel: 1e-6 }, report);
+  });
+});
+
+describe('one service with per-try timeouts: tipping and recovery along a sweep of the load', () => {
+  /** The largest λ with a healthy state distinct from the storm, and the smallest with a storm. */
+  function referenceEnds(k: number, x: number): { tipping: number; recovery: number } {
+    const count = (lambda: number) => stableRoots(lambda, 100, 50, k, x).length;
+    const bisect = (lo: number, hi: number) => {
+      // count(lo) = 2 (bistable) and count(hi) = 1 on one side of the boundary.
+      for (let i = 0; i < 30; i++) {
+        const mid = (lo + hi) / 2;
+        if (count(mid) === 2) lo = mid;
+        else hi = mid;
+      }
+      return (lo + hi) / 2;
+    };
+    // Start both searches from a load that is bistable.
+    let inside = 5;
+    while (count(inside) !== 2 && inside < 100) inside += 5;
+    return { tipping: bisect(inside, 100), recovery: bisect(inside, 5) };
+  }
+
+  it.each([
+    { k: 5, T: 0.1 },
+    { k: 1, T: 0.1 },
+  ])('k = $k, T = $T s: the branches end where the stable roots merge', ({ k, T }) => {
+    const values = Array.from({ length: 10 }, (_, i) => 10 * (i + 1));
+    const branches = sweepEquilibria((lambda) => oneService(lambda, T, k), values, {
+      loadRises: true,
+    });
+    const reference = referenceEnds(k, 100 * T);
+    const inputs = { k, T, reference, tipping: branches.tipping, recovery: branches.recovery };
+    expectClose(branches.tipping as number, reference.tipping, { abs: 0.01 }, inputs);
+    expectClose(branches.recovery as number, reference.recovery, { abs: 0.01 }, inputs);
+    // Between the two every point has both states; outside, one.
+    for (const point of branches.points) {
+      const both = point.healthy !== undefined && point.storm !== undefined;
+      const inside = point.value > reference.recovery && point.value < reference.tipping;
+      expect(both, JSON.stringify({ value: point.value, inputs })).toBe(inside);
+    }
   });
 });
