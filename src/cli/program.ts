@@ -228,7 +228,8 @@ function program(): Command {
       '--constraint <c>',
       "[CLASS.]METRIC<=|>=NUMBER, repeatable, e.g. 'high.rejection<=0.05' 'attemptsPerRequest<=4'; " +
         'METRIC: rejection, completion, goodput (per class or total), attemptsPerRequest, ' +
-        'attemptsPerSuccess, internalPerRequest, maxRho',
+        "attemptsPerSuccess, internalPerRequest, maxRho, storms; or 'monostable' (no retry-storm " +
+        'state at the load: storms<=0)',
       collect,
       [],
     )
@@ -244,6 +245,12 @@ function program(): Command {
     )
     .option('--json', 'print one JSON document on stdout')
     .option('--model <model>', 'φ at every service: fluid, mm1m or mixed', parseModel)
+    .addOption(
+      new Option(
+        '--timeout <ms>',
+        "a per-try timeout at every hop, every class (replaces the classes' timeoutMs)",
+      ).argParser(positiveNumber('--timeout')),
+    )
     .action(async (file: string | undefined, opts) => {
       emit(await tuneCommand({ file, ...opts }));
     });

@@ -24,6 +24,8 @@ import { UsageError } from './UsageError.js';
 export interface TuneCommandOptions extends NetworkSource {
   readonly json?: boolean;
   readonly model?: ModelName;
+  /** A per-try timeout for every class at every hop, ms (as `analyze --timeout`). */
+  readonly timeout?: number;
   /** `high=0:8,low=0:3`: the retry limits to try per class (others 0:8). */
   readonly grid?: string;
   readonly objective?: TuneObjective;
@@ -47,7 +49,7 @@ export const TUNE_DEFAULTS = {
 /** The largest retry limit `--grid` accepts (as `--retries`). */
 const MAX_CLI_RETRIES = 100;
 
-const CONSTRAINT_FORM = `[CLASS.]METRIC<=NUMBER or >=NUMBER, METRIC one of ${TUNE_METRICS.join(', ')}`;
+const CONSTRAINT_FORM = `[CLASS.]METRIC<=NUMBER or >=NUMBER, METRIC one of ${TUNE_METRICS.join(', ')}; or monostable`;
 
 /** Commander's accumulator for a repeatable option such as `--constraint`. */
 export function collect(value: string, previous: readonly string[] = []): string[] {
@@ -69,7 +71,7 @@ export function parseObjective(text: string): TuneObjective {
 export async function tuneCommand(options: TuneCommandOptions): Promise<CommandOutput> {
   const network = await loadNetwork(options);
   const classNames = network.classes.map((c) => c.name);
-  const current = toNetworkModel(network, { model: options.model });
+  const current = toNetworkModel(network, { model: options.model, timeoutMs: options.timeout });
   const external = externalRates(current);
   const grid = resolveGrid(parseGrid(options.grid, classNames), classNames);
   const size = gridSize(grid);
@@ -93,6 +95,7 @@ export async function tuneCommand(options: TuneCommandOptions): Promise<CommandO
   // tuner cuts them down for smaller ones.
   const base = toNetworkModel(network, {
     model: options.model,
+    timeoutMs: options.timeout,
     retries: Object.fromEntries(classNames.map((name, p) => [name, (grid[p] as RetryRange).max])),
   });
   const digits = options.digits ?? TUNE_DEFAULTS.digits;
@@ -205,7 +208,7 @@ export function parseWeights(text: string | undefined, network: NetworkSpec): nu
 
 /**
  * Parses one `--constraint`: `[CLASS.]METRIC<=NUMBER` or `>=NUMBER` (`≤`, `≥` too; the metric's
- * case is ignored).
+ * case is ignored), or `monostable` (no retry-storm equilibrium at the load: `storms<=0`).
  * @param external - external requests per second per class (a class without traffic has no
  *   rejection to bound).
  * @throws UsageError naming the text and what was expected.
@@ -215,6 +218,7 @@ export function parseConstraint(
   classNames: readonly string[],
   external: readonly number[],
 ): TuneConstraint {
+  if (text.trim().toLowerCase() === 'monostable') return { metric: 'storms', op: '<=', bound: 0 };
   const match = /^\s*(?:(.+)\.)?([A-Za-z]+)\s*(<=|>=|≤|≥)\s*(\S+)\s*$/.exec(text);
   if (!match) {
     throw new UsageError(`--constraint: expected ${CONSTRAINT_FORM}, got "${text}"`);

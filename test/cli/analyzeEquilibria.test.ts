@@ -84,3 +84,32 @@ describe('difftry analyze: every equilibrium, and where a sweep tips and recover
     expect(result.sweep.recovery).toBeLessThan(60);
   });
 });
+
+describe('difftry tune --constraint monostable', () => {
+  it('chooses retry limits that leave no storm state at the load', async () => {
+    const { code, stdout } = await runCli(
+      'tune',
+      METASTABLE,
+      '--timeout',
+      '100',
+      '--constraint',
+      'monostable',
+      '--json',
+    );
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout);
+    // Five retries (the file's) keep a storm at half load; one retry does not (its storm needs
+    // more than μ/2), and among the monostable limits 1 completes the most.
+    expect(result.chosen.limits).toEqual({ users: 1 });
+    const { stdout: text } = await runCli(
+      'tune',
+      METASTABLE,
+      '--timeout',
+      '100',
+      '--constraint',
+      'monostable',
+    );
+    expect(text).toContain('constraints  monostable');
+    expect(text).toMatch(/current\s+5 .* monostable/);
+  });
+});

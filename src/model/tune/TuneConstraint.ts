@@ -12,6 +12,7 @@ export const NETWORK_METRICS = [
   'attemptsPerSuccess',
   'internalPerRequest',
   'maxRho',
+  'storms',
 ] as const;
 
 /**
@@ -20,7 +21,9 @@ export const NETWORK_METRICS = [
  * - `goodput`: completed requests per second of one class, or of all classes together;
  * - `attemptsPerRequest`, `attemptsPerSuccess`, `internalPerRequest`: the report's `load`
  *   figures (attempts per external request, per completed request, and the internal share);
- * - `maxRho`: the largest offered load ρ = ΣΛ/μ of any service.
+ * - `maxRho`: the largest offered load ρ = ΣΛ/μ of any service;
+ * - `storms`: how many retry-storm equilibria the analysis finds at the load (0 or 1; 1 when
+ *   the configuration is bistable or tips into a storm). `monostable` is `storms <= 0`.
  */
 export type TuneMetric =
   | (typeof CLASS_METRICS)[number]
@@ -56,8 +59,10 @@ export function takesClass(metric: TuneMetric): boolean {
   return needsClass(metric) || (CLASS_OR_TOTAL_METRICS as readonly string[]).includes(metric);
 }
 
-/** The constraint as the CLI writes it: `high.rejection<=0.05`. */
+/** The constraint as the CLI writes it: `high.rejection<=0.05`, `monostable`. */
 export function describeConstraint(constraint: TuneConstraint): string {
+  if (constraint.metric === 'storms' && constraint.op === '<=' && constraint.bound === 0)
+    return 'monostable';
   const prefix = constraint.class === undefined ? '' : `${constraint.class}.`;
   return `${prefix}${constraint.metric}${constraint.op}${constraint.bound}`;
 }
@@ -88,6 +93,8 @@ export function constraintValue(
       return metrics.internalPerRequest;
     case 'maxRho':
       return metrics.maxRho;
+    case 'storms':
+      return metrics.storms;
   }
 }
 

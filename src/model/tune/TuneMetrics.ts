@@ -20,6 +20,8 @@ export interface TuneMetrics {
   readonly internalPerRequest: number;
   /** The largest offered load ρ = ΣΛ/μ of any service. */
   readonly maxRho: number;
+  /** Retry-storm equilibria found at this load (`equilibria` of kind `storm`). */
+  readonly storms: number;
   /** Whether the network's fixed point converged. */
   readonly converged: boolean;
 }
@@ -61,6 +63,7 @@ export function tuneMetrics(
     attemptsPerSuccess: report.load.attemptsPerSuccess,
     internalPerRequest: report.load.internalPerRequest,
     maxRho,
+    storms: report.equilibria.filter((e) => e.kind === 'storm').length,
     converged: report.converged,
   };
 }
