@@ -2,6 +2,7 @@
  * `npm run bench`: every speed figure difftry claims, each beside a named peer measured in the
  * same run. Figures vary with the machine and its load; docs/benchmarks.md records a run.
  */
+import { run as runCallGraph } from './callGraph.js';
 import { run as runModel } from './model.js';
 import { run as runNetwork } from './network.js';
 import { run as runNetworkSimulator } from './networkSimulator.js';
@@ -14,6 +15,7 @@ import { run as runUniqueness } from './uniqueness.js';
 console.log(`difftry benchmarks — node ${process.version}, ${process.platform}/${process.arch}`);
 await runModel();
 await runNetwork();
+await runCallGraph();
 await runSimulator();
 await runNetworkSimulator();
 await runUniqueness();

@@ -1,5 +1,5 @@
 import type { CallSweep } from './callSweep.js';
-import { relaxCalls } from './relaxCalls.js';
+import { settleCalls } from './relaxCalls.js';
 
 /**
  * A jump of some attempt success q (s, timeouts and calls together) larger than this between two
@@ -9,6 +9,8 @@ const JUMP = 0.05;
 /** Load steps, as shares of the target scale: the first and largest, and the smallest. */
 const FIRST_STEP = 1 / 4;
 const SMALLEST_STEP = 1 / 65_536;
+/** Steps at most this long (share of the scale) are checked for hysteresis before halving. */
+const CHECK_STEP = 1 / 64;
 
 /**
  * Whether the jump just taken from `before` (the state at `theta`) is a fold: from the new state,
@@ -21,15 +23,14 @@ function isFold(
   before: Float64Array,
   options: { readonly tolerance?: number; readonly maxIterations?: number },
 ): boolean {
-  const n = sweep.plan.serviceCount;
   const afterS = Float64Array.from(sweep.s);
   const afterRho = Float64Array.from(sweep.rho);
-  const back = relaxCalls(sweep, theta, { ...options, patience: 100 });
-  let distance = 0;
-  for (let j = 0; j < n; j++)
-    distance = Math.max(distance, Math.abs((sweep.s[j] as number) - (before[j] as number)));
+  const afterQ = Float64Array.from(sweep.attemptSuccess);
+  const back = settleCalls(sweep, theta, options);
+  const distance = sweep.distanceTo(before);
   sweep.s.set(afterS);
   sweep.rho.set(afterRho);
+  sweep.attemptSuccess.set(afterQ);
   return !back.converged || distance > JUMP / 2;
 }
 
@@ -51,11 +52,11 @@ export interface RaisedLoad {
 /**
  * Raises every external rate from zero to × `scale` in steps, letting the network settle at each
  * (warm-started relaxation): the state an idle network reaches as its load rises, and where on
- * the way it tips. A step that moves some attempt success q by more than 0.05 is halved down to 1/1024 of the
- * scale; a jump that persists at the smallest step is a fold — the state the network was in has
- * ceased to exist — and is recorded (when lowering the load again by that step does not bring
- * the old state back: a fold, not a steep slope), then followed into the state the network tips
- * into.
+ * the way it tips. A step that moves some attempt success q by more than 0.05 is checked by
+ * lowering the load back: if that returns the old state it was a steep slope; if not, a fold lies
+ * inside the step — the state the network was in has ceased to exist — and the step is halved
+ * down to 1/65,536 of the scale to pin it down, recorded, and followed into the state the network
+ * tips into.
  * Leaves the state at `scale` in `sweep`.
  */
 export function raiseLoad(
@@ -79,24 +80,30 @@ export function raiseLoad(
     savedS.set(sweep.s);
     savedRho.set(sweep.rho);
     savedQ.set(sweep.attemptSuccess);
-    const relaxed = relaxCalls(sweep, next, {
-      tolerance: options.tolerance,
-      maxIterations: options.maxIterations,
-      patience: 100,
-    });
+    const relaxed = settleCalls(sweep, next, options);
     iterations += relaxed.iterations;
     residual = relaxed.residual;
     if (!relaxed.converged) return { settled: false, iterations, residual, tips };
-    let jump = 0;
-    for (let j = 0; j < n; j++)
-      jump = Math.max(jump, Math.abs((sweep.s[j] as number) - (savedS[j] as number)));
-    if (jump > JUMP && step > SMALLEST_STEP * scale * 1.5) {
+    const jump = sweep.distanceTo(savedQ);
+    // A large move is first narrowed to a short step (over a long one the branch it jumped to
+    // may not reach back to where it came from). Then: if lowering the load undoes it, it is a
+    // steep slope, taken; if not, a fold lies inside the step, halved until it is pinned down.
+    if (jump > JUMP && step > CHECK_STEP * scale * 1.5) {
       sweep.s.set(savedS);
       sweep.rho.set(savedRho);
+      sweep.attemptSuccess.set(savedQ);
       step /= 2;
       continue;
     }
-    if (jump > JUMP && theta > 0 && isFold(sweep, theta, savedQ, options)) tips.push(theta);
+    const fold = jump > JUMP && theta > 0 && isFold(sweep, theta, savedQ, options);
+    if (fold && step > SMALLEST_STEP * scale * 1.5) {
+      sweep.s.set(savedS);
+      sweep.rho.set(savedRho);
+      sweep.attemptSuccess.set(savedQ);
+      step /= 2;
+      continue;
+    }
+    if (fold) tips.push(theta);
     theta = next;
     if (jump < JUMP / 4) step = Math.min(2 * step, FIRST_STEP * scale);
   }

@@ -1,6 +1,6 @@
 import { continueByArclength } from '../numeric/arclength.js';
 import type { CallSweep } from './callSweep.js';
-import { relaxCalls } from './relaxCalls.js';
+import { settleCalls } from './relaxCalls.js';
 
 /** What {@link followCallBranch} reached. */
 export interface BranchFollowing {
@@ -42,9 +42,9 @@ export function followCallBranch(
   let evaluations = 0;
   const starts: { x: Float64Array; theta: number }[] = [];
   const settle = (theta: number, saturated: boolean): boolean => {
-    const relaxed = relaxCalls(sweep, theta, {
+    const relaxed = settleCalls(sweep, theta, {
       tolerance: options.tolerance,
-      maxIterations: 300,
+      maxIterations: 600,
       saturated,
     });
     evaluations += relaxed.iterations;

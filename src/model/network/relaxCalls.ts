@@ -81,6 +81,7 @@ export function relaxCalls(
   let sinceBest = 0;
   // How many sweeps in a row started from the plain image of the sweep before (two give a rate).
   let plainRun = 0;
+  let previousRate = 1;
   while (iterations < maxIterations) {
     sweep.readState(x);
     residual = sweep.sweep(scale);
@@ -93,13 +94,14 @@ export function relaxCalls(
     if (residual <= tolerance) {
       // At the rounding floor the rate is noise: the state is as exact as doubles allow.
       if (residual <= NOISE_FLOOR) return { converged: true, iterations, residual };
-      const rate = residual / previous;
-      // Damped steps contract by 1 − relaxation (1 − r) per step: the distance is residual /
-      // (relaxation (1 − r)), with r estimated from the damped rate.
+      // The rate is the larger of the last two ratios of changes (one ratio can be lucky), and
+      // the implied distance must stay within half the tolerance. Damped steps contract at their
+      // own (damped) rate, which the same ratios measure.
+      const rate = Math.max(residual / previous, previousRate);
       if (
-        (plainRun >= 2 || (relaxation < 1 && !mixing)) &&
+        (plainRun >= 3 || (relaxation < 1 && !mixing)) &&
         rate < 1 &&
-        residual / (1 - rate) <= tolerance
+        residual / (1 - rate) <= tolerance / 2
       )
         return { converged: true, iterations, residual };
       polish = true;
@@ -141,6 +143,7 @@ export function relaxCalls(
       else next.set(g);
       sweep.writeState(next);
     }
+    previousRate = residual / previous;
     previous = residual;
   }
   const swings: Swing[] = [];
@@ -150,4 +153,41 @@ export function relaxCalls(
   }
   swings.sort((a, b) => b.high - b.low - (a.high - a.low));
   return { converged: false, iterations, residual, swings: swings.slice(0, 3) };
+}
+
+/** The damped shares tried, in turn, when the plain sweeps cycle. */
+const DAMPING = [0.5, 0.25] as const;
+
+/** Sweeps without a new smallest residual before one way of relaxing gives way to the next. */
+const PATIENCE = 100;
+
+/**
+ * Lets the state in `sweep` settle at `scale`: {@link relaxCalls} with plain (mixed) sweeps, and
+ * where they make no progress for 100 sweeps, damped by ½ and then by ¼, each from where the
+ * last stopped, within `maxIterations` sweeps in all. The one relaxation every solve and every
+ * continuation step of the call-graph analysis uses.
+ */
+export function settleCalls(
+  sweep: CallSweep,
+  scale: number,
+  options: {
+    readonly tolerance?: number;
+    readonly maxIterations?: number;
+    readonly saturated?: boolean;
+  } = {},
+): Relaxation {
+  const maxIterations = options.maxIterations ?? 1000;
+  let relaxed = relaxCalls(sweep, scale, { ...options, maxIterations, patience: PATIENCE });
+  let iterations = relaxed.iterations;
+  for (const relaxation of DAMPING) {
+    if (relaxed.converged || iterations >= maxIterations) break;
+    relaxed = relaxCalls(sweep, scale, {
+      tolerance: options.tolerance,
+      maxIterations: maxIterations - iterations,
+      patience: PATIENCE,
+      relaxation,
+    });
+    iterations += relaxed.iterations;
+  }
+  return { ...relaxed, iterations };
 }

@@ -3,7 +3,7 @@ import { followCallBranch } from './callContinuation.js';
 import { type CallPlan, compileCallPlan } from './callPlan.js';
 import { CallSweep } from './callSweep.js';
 import type { NetworkModel } from './NetworkModel.js';
-import { type Relaxation, relaxCalls, type Swing } from './relaxCalls.js';
+import { type Relaxation, type Swing, settleCalls } from './relaxCalls.js';
 
 /** Options of {@link solveCalls}. */
 export interface CallSolveOptions {
@@ -84,25 +84,12 @@ export function solveCalls(network: NetworkModel, options: CallSolveOptions = {}
   const scale = options.scale ?? 1;
   const tolerance = options.tolerance ?? FIXED_POINT_TOLERANCE;
   const maxIterations = options.maxIterations ?? 1000;
-  // Plain (mixed) sweeps first; where they cycle, damped ones from where they stopped.
-  let relaxed = relaxCalls(sweep, scale, {
+  const relaxed = settleCalls(sweep, scale, {
     tolerance,
     maxIterations,
     saturated: options.saturated,
-    patience: RELAXATION_PATIENCE,
   });
-  let iterations = relaxed.iterations;
-  for (const relaxation of DAMPING) {
-    if (relaxed.converged || iterations >= maxIterations) break;
-    relaxed = relaxCalls(sweep, scale, {
-      tolerance,
-      maxIterations: maxIterations - iterations,
-      patience: RELAXATION_PATIENCE,
-      relaxation,
-    });
-    iterations += relaxed.iterations;
-  }
-  relaxed = { ...relaxed, iterations };
+  const iterations = relaxed.iterations;
   if (relaxed.converged) return callSolution(sweep, scale, relaxed);
   // The sweeps found no rest: follow the branch from light load (or, for the storm, from heavy
   // load) by arclength instead.
@@ -120,12 +107,6 @@ export function solveCalls(network: NetworkModel, options: CallSolveOptions = {}
   }
   return callSolution(sweep, scale, relaxed);
 }
-
-/** The damped shares tried, in turn, when the plain sweeps cycle. */
-const DAMPING = [0.5, 0.25] as const;
-
-/** Sweeps without a new smallest residual before the relaxation gives way to continuation. */
-const RELAXATION_PATIENCE = 100;
 
 /** Sets the sweep's starting ρ from the options (idle unless told otherwise). */
 function startFrom(sweep: CallSweep, options: CallSolveOptions): void {

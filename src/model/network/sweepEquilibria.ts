@@ -3,7 +3,7 @@ import { sameEquilibrium } from './callEquilibria.js';
 import { compileCallPlan } from './callPlan.js';
 import { CallSweep } from './callSweep.js';
 import type { NetworkModel } from './NetworkModel.js';
-import { relaxCalls } from './relaxCalls.js';
+import { settleCalls } from './relaxCalls.js';
 import { type CallSolution, callSolution, solveCalls } from './solveCalls.js';
 
 /** One point of a sweep: the states found there on each branch. */
@@ -39,15 +39,18 @@ export interface SweepEquilibriaOptions {
 const JUMP = 0.05;
 /** The finest sub-step between two sweep points, as a share of their distance. */
 const FINEST = 1 / 4096;
+/** Sub-steps at most this long (share of the distance) are checked for hysteresis before halving. */
+const CHECK_STEP = 1 / 64;
 
 /**
  * Follows a configuration's two branches of equilibria along a sweep of one parameter
  * (docs/metastability.md): the healthy branch from the light end of the sweep (the state an idle
  * network reaches, raised from zero load at the first point), carried point to point as the load
  * rises, and the storm branch from the heavy end (started from saturation), carried as the load
- * falls. Between two points each branch is followed in sub-steps (halved while some attempt success q jumps by
- * more than 0.05, down to 1/4096 of the step); a jump that persists there, and that lowering the
- * load back does not undo, is a fold — and so is a point next to which, even at the finest step,
+ * falls. Between two points each branch is followed in sub-steps: a step that moves some attempt
+ * success q by more than 0.05 and that stepping back does not undo has a fold inside it, and is
+ * halved down to 1/4096 of the distance to pin the fold down — and so is a point next to which,
+ * even at the finest step,
  * the relaxation finds no rest (it slows down without end as a fold nears): the branch ends, at
  * the **tipping** load for the healthy
  * branch and at the **recovery** load for the storm. Between recovery and tipping the
@@ -178,7 +181,7 @@ function follow(
     const sweep = new CallSweep(compileCallPlan(networkAt(next)));
     sweep.s.set(state.s);
     sweep.rho.set(state.rho);
-    const relaxed = relaxCalls(sweep, 1, { ...relax, patience: 100 });
+    const relaxed = settleCalls(sweep, 1, relax);
     if (!relaxed.converged) {
       // Close to a fold the relaxation slows down: take a shorter step; where even the finest
       // step finds no rest, the branch ends here.
@@ -189,12 +192,19 @@ function follow(
       return { state, fold: value };
     }
     const jump = sweep.distanceTo(state.q);
-    if (jump > JUMP && Math.abs(step) > finest * 1.5) {
+    // A large move is first narrowed to a short step; then, if stepping back undoes it, it is a
+    // steep slope, taken; if not, a fold lies inside the step, halved until it is pinned down.
+    if (jump > JUMP && Math.abs(step) > Math.abs(span) * CHECK_STEP * 1.5) {
       step /= 2;
       continue;
     }
-    if (jump > JUMP && !returns(networkAt, sweep, value, state, relax))
+    if (jump > JUMP && !returns(networkAt, sweep, value, state, relax)) {
+      if (Math.abs(step) > finest * 1.5) {
+        step /= 2;
+        continue;
+      }
       return { state, fold: value };
+    }
     state = branchState(sweep);
     value = next;
     if (jump < JUMP / 4) step = Math.sign(span) * Math.min(2 * Math.abs(step), Math.abs(span));
@@ -226,7 +236,7 @@ function returns(
   const back = new CallSweep(compileCallPlan(networkAt(value)));
   back.s.set(reached.s);
   back.rho.set(reached.rho);
-  const relaxed = relaxCalls(back, 1, { ...relax, patience: 100 });
+  const relaxed = settleCalls(back, 1, relax);
   if (!relaxed.converged) return false;
   return back.distanceTo(before.q) <= JUMP / 2;
 }
