@@ -26,6 +26,9 @@ export interface Swing {
   readonly high: number;
 }
 
+/** Sweeps over which the plain sweeps' contraction is judged before mixing starts. */
+const WINDOW = 4;
+
 /** A change this small between sweeps is rounding: s is a probability, near 1 at most. */
 const NOISE_FLOOR = 8 * Number.EPSILON;
 
@@ -68,12 +71,12 @@ export function relaxCalls(
   const mixer = accelerate ? new AndersonMixer(n, 5) : undefined;
   // Mixing pays only where the sweeps contract steadily; near a fold (a state about to vanish)
   // the plain sweeps drift slowly through its ghost, and extrapolating that drift sends the mix
-  // astray. So: plain sweeps until three in a row shrink the residual, then mix until a mixed
-  // step fails to shrink it, then plain again from that step's image. (Damped sweeps were tried
-  // for sweeps that swing: they slowed the slow cases and cured none of the swinging ones, which
-  // continuation handles instead.)
+  // astray. So: plain sweeps until the residual has fallen by a fifth over the last three, then
+  // mix until a mixed step more than doubles the smallest residual mixing reached, then plain
+  // again from that step's image.
   let mixing = false;
-  let contracting = 0;
+  let bestMixed = Number.POSITIVE_INFINITY;
+  const recent = new Float64Array(WINDOW).fill(Number.POSITIVE_INFINITY);
   let previous = residual;
   const low = new Float64Array(n).fill(Number.POSITIVE_INFINITY);
   const high = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
@@ -119,18 +122,24 @@ export function relaxCalls(
       sinceBest = 0;
     } else if (++sinceBest >= patience) break;
     if (mixer !== undefined) {
-      if (mixing && !(residual < previous)) {
+      recent[iterations % WINDOW] = residual;
+      if (mixing && !(residual < 2 * bestMixed)) {
         mixing = false;
-        contracting = 0;
         mixer.reset();
-      } else if (!mixing) {
-        contracting = residual < previous ? contracting + 1 : 0;
-        if (contracting >= 3) mixing = true;
+      } else if (mixing) {
+        bestMixed = Math.min(bestMixed, residual);
+      } else {
+        // Contraction over the last few sweeps, so a residual that falls with a wobble (a wave
+        // running up and down the graph) counts too.
+        const back = recent[(iterations + 1) % WINDOW] as number;
+        if (iterations > WINDOW && residual < 0.8 * back) {
+          mixing = true;
+          bestMixed = residual;
+        }
       }
     }
     if (polish && mixing && mixer !== undefined) {
       mixing = false;
-      contracting = 0;
       mixer.reset();
     }
     plainRun = mixing || relaxation < 1 ? 0 : plainRun + 1;
