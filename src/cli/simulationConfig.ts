@@ -74,8 +74,8 @@ export function fileClassTimeouts(network: NetworkSpec): Record<string, number> 
  * The network simulator's options for a network file: run length, each service's service-time
  * law from the file, the file's default backoff and each class's own (`classBackoff`), and the
  * per-try timeouts. `timeouts` (from `--timeout` or `--timeouts`) gives every hop a fresh strategy
- * built from the description, for every class; without it, the classes with a `timeoutMs` in the
- * file get that fixed timeout at every hop, the others none.
+ * built from the description, for every class; without it, a call into a service gets the
+ * service's `timeouts` entry for its class, else the class's `timeoutMs`, else none.
  */
 export function toNetworkSimulationOptions(
   network: NetworkSpec,
@@ -86,7 +86,9 @@ export function toNetworkSimulationOptions(
   readonly classBackoffs: readonly BackoffDescription[];
 } {
   const classTimeouts = fileClassTimeouts(network);
-  const hasClassTimeouts = Object.keys(classTimeouts).length > 0;
+  const hasClassTimeouts =
+    Object.keys(classTimeouts).length > 0 ||
+    network.services.some((s) => Object.keys(s.timeouts ?? {}).length > 0);
   return {
     duration: run.duration,
     ...(run.warmup === undefined ? {} : { warmup: run.warmup }),
@@ -100,11 +102,13 @@ export function toNetworkSimulationOptions(
     ...(timeouts !== undefined || !hasClassTimeouts
       ? {}
       : {
-          // The simulator times out a class whose policy has a `timeoutMs`: add the file's.
-          retryPolicy: (_service, options) => {
+          // The simulator times out a class whose policy has a `timeoutMs`: add the file's (the
+          // service's own per-class timeout for calls into it, else the class's).
+          retryPolicy: (service, options) => {
             const classes: Record<string, ClassOptions> = {};
+            const hop = network.services[service]?.timeouts ?? {};
             for (const [name, c] of Object.entries(options.classes)) {
-              const timeoutMs = classTimeouts[name];
+              const timeoutMs = hop[name] ?? classTimeouts[name];
               classes[name] = timeoutMs === undefined ? c : { ...c, timeoutMs };
             }
             return createRetryPolicy({ ...options, classes });

@@ -11,7 +11,7 @@ export const ROUTE_SUM_TOLERANCE = 1e-9;
  * schema (so its problems come out in the same pass and format as the schema's own):
  *
  * - class names and service names are unique;
- * - `arrivals` and `retries` keys and the `class` of routes and calls name declared classes;
+ * - `arrivals`, `retries` and `timeouts` keys and the `class` of routes and calls name declared classes;
  * - the `to` of routes and calls names a declared service;
  * - a service has routes or calls, and the network does not mix routing and calling services;
  * - calls form a DAG (routes may have cycles);
@@ -33,7 +33,7 @@ export function checkNetworkRules(network: NetworkSpec, ctx: z.RefinementCtx): v
   const declaredService = declared('service', serviceNames);
   network.services.forEach((service, i) => {
     const at = ['services', i] as const;
-    for (const field of ['arrivals', 'retries'] as const) {
+    for (const field of ['arrivals', 'retries', 'timeouts'] as const) {
       for (const className of Object.keys(service[field] ?? {})) {
         declaredClass.check([...at, field, className], className, report, 'key');
       }

@@ -183,6 +183,14 @@ export const serviceSchema = described(
         z.record(z.string(), retryLimit()),
         'a mapping from class name to retry limit',
       ).optional(),
+      timeouts: described(
+        z.record(
+          z.string(),
+          described(z.number().positive(), 'a positive number', 'ms per attempt'),
+        ),
+        'a mapping from class name to per-try timeout',
+        'ms per attempt, of a call into this service',
+      ).optional(),
       model: modelNameSchema.optional(),
       serviceTime: serviceTimeSchema.default({ dist: 'exponential' }),
       residual: described(z.boolean(), 'true or false').default(false),

@@ -31,8 +31,8 @@ export function classBackoff(network: NetworkSpec, classIndex: number): BackoffD
 
 /**
  * Turns a parsed network file into the analysis's {@link NetworkModel}: class indices for
- * names, per-service retry limits with overrides resolved, the classes' per-try timeouts at every
- * hop (seconds), and the residual-time α of every retry where a service asks for the correction
+ * names, per-service retry limits with overrides resolved, the per-try timeout of each class at
+ * each hop (seconds: the service's `timeouts`, else the class's `timeoutMs`), and the residual-time α of every retry where a service asks for the correction
  * (from its service-time law and the class's backoff).
  * @throws RangeError when an override names a class the file does not declare.
  * @example
@@ -74,7 +74,7 @@ export function toNetworkModel(
           : (service.retries?.[name] ?? classLimit(p)),
       );
       const timeouts = network.classes.map((c) => {
-        const ms = overrides.timeoutMs ?? c.timeoutMs;
+        const ms = overrides.timeoutMs ?? service.timeouts?.[c.name] ?? c.timeoutMs;
         return ms === undefined ? undefined : ms / 1000;
       });
       const distribution = serviceTimeDistribution(service.serviceTime, service.capacity);
