@@ -24,7 +24,7 @@ import {
   parseNetwork,
   toNetworkModel,
 } from '../src/spec/index.js';
-import { median, report } from './harness.js';
+import { medianMillis, report } from './harness.js';
 import { gaussSeidelCalls } from './peers/gaussSeidelCalls.js';
 
 function chain(length: number): NetworkModel {
@@ -46,18 +46,6 @@ function chain(length: number): NetworkModel {
     ],
     services,
   };
-}
-
-function time(fn: () => unknown, minRuns: number, minMs: number): number {
-  const samples: number[] = [];
-  const started = performance.now();
-  fn(); // warm-up
-  while (samples.length < minRuns || performance.now() - started < minMs) {
-    const t0 = process.hrtime.bigint();
-    fn();
-    samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  }
-  return median(samples);
 }
 
 const unit = (ms: number) => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(1)} ms`);
@@ -121,13 +109,13 @@ export async function run(): Promise<void> {
   for (const { label, network, target, previous } of cases) {
     const ours = solveCalls(network);
     if (!ours.converged) throw new Error(`${label}: did not converge`);
-    const oursMs = time(() => solveCalls(network), 3, 500);
+    const oursMs = medianMillis(() => solveCalls(network), 3, 500);
     lines.push([
       label,
       `${unit(oursMs)} (${ours.iterations} sweeps${target ? `; target < ${target}` : ''})`,
     ]);
     const plain = plainSweeps(network);
-    const plainMs = time(() => plainSweeps(network), 1, 300);
+    const plainMs = medianMillis(() => plainSweeps(network), 1, 300);
     const plainNote = plain.converged
       ? `same state within ${largestDifference(plain.s, ours.s).toExponential(0)}`
       : 'did NOT converge in 5,000 sweeps';
@@ -150,7 +138,7 @@ export async function run(): Promise<void> {
   }
   // The whole analysis: both starts (raised from zero, and from saturation) and the report.
   const thousand = cases[3]?.network as NetworkModel;
-  const analysisMs = time(() => analyzeNetwork(thousand), 3, 500);
+  const analysisMs = medianMillis(() => analyzeNetwork(thousand), 3, 500);
   lines.push([
     'analyzeNetwork, 1,000 services (healthy and storm states, report)',
     `${unit(analysisMs)} (${analyzeNetwork(thousand).equilibria.length} equilibrium found)`,

@@ -34,3 +34,19 @@ export function report(title: string, lines: readonly [string, string][]): void 
   console.log(`\n${title}`);
   for (const [label, value] of lines) console.log(`  ${label.padEnd(width)}  ${value}`);
 }
+
+/**
+ * The median time of one call of `fn`, milliseconds: one warm-up call, then at least `minRuns`
+ * timed calls and as many more as fit in `minMs`.
+ */
+export function medianMillis(fn: () => unknown, minRuns: number, minMs: number): number {
+  const samples: number[] = [];
+  const started = performance.now();
+  fn(); // warm-up
+  while (samples.length < minRuns || performance.now() - started < minMs) {
+    const t0 = process.hrtime.bigint();
+    fn();
+    samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return median(samples);
+}

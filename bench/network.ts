@@ -18,7 +18,7 @@ import {
   parseNetwork,
   toNetworkModel,
 } from '../src/spec/index.js';
-import { median, report } from './harness.js';
+import { medianMillis, report } from './harness.js';
 
 /** The peer: Jacobi sweeps of λin = γ + Fᵀ λout until nothing moves by 1e-12 relative. */
 function jacobi(network: NetworkModel): { lambdaIn: number[][]; sweeps: number } {
@@ -62,18 +62,6 @@ function jacobi(network: NetworkModel): { lambdaIn: number[][]; sweeps: number }
   throw new Error('Jacobi did not converge');
 }
 
-function time(fn: () => unknown, minRuns: number, minMs: number): number {
-  const samples: number[] = [];
-  const started = performance.now();
-  fn(); // warm-up
-  while (samples.length < minRuns || performance.now() - started < minMs) {
-    const t0 = process.hrtime.bigint();
-    fn();
-    samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  }
-  return median(samples);
-}
-
 function fromExample(name: string): NetworkModel {
   const { fileName, text } = builtinExample(name);
   return toNetworkModel(parseNetwork(text, fileName));
@@ -109,8 +97,8 @@ export async function run(): Promise<void> {
       });
     });
     if (!(worst < 1e-8)) throw new Error(`${label}: solvers disagree by ${worst}`);
-    const oursMs = time(() => analyzeNetwork(network), 5, 1000);
-    const peerMs = time(() => jacobi(network), 3, 1000);
+    const oursMs = medianMillis(() => analyzeNetwork(network), 5, 1000);
+    const peerMs = medianMillis(() => jacobi(network), 3, 1000);
     const unit = (ms: number) => (ms < 1 ? `${(ms * 1000).toFixed(1)} µs` : `${ms.toFixed(2)} ms`);
     lines.push([
       `${label}`,

@@ -84,19 +84,7 @@ export function sweepEquilibria(
         iterations: raised.iterations,
         residual: raised.residual,
       });
-      let state = branchState(sweep);
-      for (let k = 1; k < count; k++) {
-        const from = values[lightFirst[k - 1] as number] as number;
-        const to = values[lightFirst[k] as number] as number;
-        const followed = follow(networkAt, state, from, to, relax);
-        if (followed.fold !== undefined) {
-          tipping = followed.fold;
-          break;
-        }
-        if (followed.solution === undefined) break;
-        healthy[lightFirst[k] as number] = followed.solution;
-        state = followed.state;
-      }
+      tipping = carry(networkAt, values, lightFirst, branchState(sweep), healthy, relax);
     }
   }
 
@@ -108,23 +96,12 @@ export function sweepEquilibria(
     const saturated = solveCalls(network, { ...relax, saturated: true });
     if (saturated.converged) {
       storm[first] = saturated;
-      let state: BranchState = {
+      const start: BranchState = {
         s: Float64Array.from(saturated.s),
         rho: Float64Array.from(saturated.rho),
         q: Float64Array.from(saturated.attemptSuccess.flat()),
       };
-      for (let k = 1; k < count; k++) {
-        const from = values[heavyFirst[k - 1] as number] as number;
-        const to = values[heavyFirst[k] as number] as number;
-        const followed = follow(networkAt, state, from, to, relax);
-        if (followed.fold !== undefined) {
-          recovery = followed.fold;
-          break;
-        }
-        if (followed.solution === undefined) break;
-        storm[heavyFirst[k] as number] = followed.solution;
-        state = followed.state;
-      }
+      recovery = carry(networkAt, values, heavyFirst, start, storm, relax);
     }
   }
 
@@ -143,6 +120,31 @@ export function sweepEquilibria(
     ...(tipping === undefined ? {} : { tipping }),
     ...(recovery === undefined ? {} : { recovery }),
   };
+}
+
+/**
+ * Carries a branch from its first point along `order` (indices into `values`), writing each
+ * point's solution into `found`; returns the fold where the branch ended, if it ended at one.
+ */
+function carry(
+  networkAt: (value: number) => NetworkModel,
+  values: readonly number[],
+  order: readonly number[],
+  start: BranchState,
+  found: (CallSolution | undefined)[],
+  relax: { readonly tolerance?: number; readonly maxIterations?: number },
+): number | undefined {
+  let state = start;
+  for (let k = 1; k < order.length; k++) {
+    const from = values[order[k - 1] as number] as number;
+    const to = values[order[k] as number] as number;
+    const followed = follow(networkAt, state, from, to, relax);
+    if (followed.fold !== undefined) return followed.fold;
+    if (followed.solution === undefined) return undefined;
+    found[order[k] as number] = followed.solution;
+    state = followed.state;
+  }
+  return undefined;
 }
 
 function branchState(sweep: CallSweep): BranchState {
