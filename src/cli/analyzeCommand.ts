@@ -262,6 +262,9 @@ export function equilibriaText(report: NetworkReport): string {
         : `the load raised from zero tips into it above ${fixed(100 * report.tippedAt, 1)} % of these rates`;
     return `one equilibrium, a retry storm (${first === undefined ? '' : rejections(first)}): ${tipped}${how}`;
   }
+  if (report.stormUnsettled === true) {
+    return `one equilibrium found, from idle${how}; the search from saturation did not settle, so a storm state is not ruled out`;
+  }
   return `one equilibrium: the same state from idle and from saturation (uniqueness not proven)${how}`;
 }
 

@@ -174,31 +174,42 @@ function checkCallsAcyclic(services: readonly ServiceSpec[], report: Report): vo
     if (!indexOf.has(s.name)) indexOf.set(s.name, i);
   });
   const state: ('new' | 'open' | 'done')[] = services.map(() => 'new');
-  const stack: number[] = [];
-
-  const visit = (i: number): void => {
-    state[i] = 'open';
-    stack.push(i);
+  const callsOf = (i: number) => {
     const service = services[i];
-    const calls = service ? outgoingEdges(service).filter((e) => e.path[0] !== 'routes') : [];
-    calls.forEach(({ path, edge: call }) => {
+    return service ? outgoingEdges(service).filter((e) => e.path[0] !== 'routes') : [];
+  };
+  // Depth-first with an explicit stack (a 5,000-deep chain would overflow the call stack): each
+  // frame is a service and the index of its next call to look at; `path` is the open chain.
+  const path: number[] = [];
+  const frames: { service: number; calls: ReturnType<typeof callsOf>; next: number }[] = [];
+  const open = (i: number) => {
+    state[i] = 'open';
+    path.push(i);
+    frames.push({ service: i, calls: callsOf(i), next: 0 });
+  };
+  services.forEach((_, root) => {
+    if (state[root] !== 'new') return;
+    open(root);
+    while (frames.length > 0) {
+      const frame = frames[frames.length - 1] as (typeof frames)[number];
+      if (frame.next >= frame.calls.length) {
+        frames.pop();
+        path.pop();
+        state[frame.service] = 'done';
+        continue;
+      }
+      const { path: where, edge: call } = frame.calls[frame.next++] as (typeof frame.calls)[number];
       const child = indexOf.get(call.to);
-      if (child === undefined) return;
+      if (child === undefined) continue;
       if (state[child] === 'open') {
-        const cycle = [...stack.slice(stack.indexOf(child)), child].map((k) => services[k]?.name);
+        const cycle = [...path.slice(path.indexOf(child)), child].map((k) => services[k]?.name);
         report({
-          path: ['services', i, ...path, 'to'],
+          path: ['services', frame.service, ...where, 'to'],
           problem: `calls form a cycle ${cycle.join(' → ')}, expected calls without cycles (a DAG)`,
           expected: 'calls without cycles (a DAG)',
         });
-      } else if (state[child] === 'new') visit(child);
-    });
-    stack.pop();
-    state[i] = 'done';
-  };
-
-  services.forEach((_, i) => {
-    if (state[i] === 'new') visit(i);
+      } else if (state[child] === 'new') open(child);
+    }
   });
 }
 

@@ -16,6 +16,11 @@ export interface NetworkReport {
    * share of the external rates at which it did (e.g. 0.59). Absent when it never tipped.
    */
   readonly tippedAt?: number;
+  /**
+   * Present (true) when the search from saturation did not settle: no storm state was found, but
+   * none is ruled out either.
+   */
+  readonly stormUnsettled?: boolean;
   /** Whether the fixed point was reached to the stated tolerance. */
   readonly converged: boolean;
   /** Passes over the network (1 for a DAG solved in topological order). */

@@ -104,6 +104,7 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
   let residual: number;
   let swinging: NetworkReport['swinging'];
   let tippedAt: number | undefined;
+  let stormUnsettled = false;
   if (!useCalls) {
     const solution = solveRouting(network, { tolerance, maxIterations: options.maxIterations });
     states.push({
@@ -120,9 +121,11 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
     });
     ({ converged, iterations, residual } = solution);
   } else {
-    const { equilibria: found, tips } =
+    const given =
       options.equilibria ??
       callEquilibria(network, { tolerance, maxIterations: options.maxIterations });
+    const { equilibria: found, tips } = given;
+    if (given.stormUnsettled === true) stormUnsettled = true;
     if (found.length === 0) throw new RangeError('equilibria: expected at least one');
     if (tips.length > 0) tippedAt = tips[0];
     for (const { kind, solution } of found)
@@ -163,6 +166,7 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
     residual,
     ...(swinging === undefined ? {} : { swinging }),
     ...(tippedAt === undefined ? {} : { tippedAt }),
+    ...(stormUnsettled ? { stormUnsettled } : {}),
     mode,
     structure: {
       dag: structure.dag,

@@ -22,6 +22,14 @@ export function sameEquilibrium(a: CallSolution, b: CallSolution): boolean {
   );
 }
 
+/**
+ * Most sweeps the continuation of the storm branch may use (the search from saturation is the
+ * analysis's second solve; where the plain relaxation does not settle, it is cut short here).
+ */
+const STORM_EVALUATIONS = 1000;
+/** Most sweeps of the search from saturation before it gives way to continuation. */
+const STORM_SWEEPS = 400;
+
 /** One equilibrium of a call-graph network. */
 export interface CallEquilibrium {
   /**
@@ -42,6 +50,11 @@ export interface CallEquilibria {
    * external rates (e.g. 0.59: above 59 % of this load the healthy state no longer exists).
    */
   readonly tips: readonly number[];
+  /**
+   * True when the search from saturation did not settle: no storm state was found, but none is
+   * ruled out either.
+   */
+  readonly stormUnsettled?: boolean;
 }
 
 /**
@@ -75,9 +88,14 @@ export function callEquilibria(
   } else {
     rising = { kind: 'healthy', solution: solveCalls(network, options) };
   }
-  const storm = solveCalls(network, { ...options, saturated: true });
+  const storm = solveCalls(network, {
+    ...options,
+    saturated: true,
+    maxIterations: Math.min(options.maxIterations ?? STORM_SWEEPS, STORM_SWEEPS),
+    maxEvaluations: STORM_EVALUATIONS,
+  });
   const tips = raised.tips;
-  if (!storm.converged) return { equilibria: [rising], tips };
+  if (!storm.converged) return { equilibria: [rising], tips, stormUnsettled: true };
   if (!rising.solution.converged) return { equilibria: [{ kind: 'storm', solution: storm }], tips };
   if (sameEquilibrium(rising.solution, storm)) return { equilibria: [rising], tips };
   const other: CallEquilibrium = { kind: 'storm', solution: storm };

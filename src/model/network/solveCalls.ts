@@ -28,6 +28,11 @@ export interface CallSolveOptions {
   readonly saturated?: boolean;
   /** Every external arrival rate × this (continuation in the load). @default 1 */
   readonly scale?: number;
+  /**
+   * Most residual evaluations the continuation may use where the sweeps find no rest.
+   * @default 20000
+   */
+  readonly maxEvaluations?: number;
 }
 
 /** The solved state of a call-graph network, per service i and class p. */
@@ -96,6 +101,7 @@ export function solveCalls(network: NetworkModel, options: CallSolveOptions = {}
   const followed = followCallBranch(sweep, scale, {
     tolerance,
     from: options.saturated === true ? 'saturated' : 'idle',
+    maxEvaluations: options.maxEvaluations,
   });
   if (followed.reached) {
     return callSolution(sweep, scale, {
