@@ -35,17 +35,24 @@ const NOISE_FLOOR = 8 * Number.EPSILON;
 /** Sweeps over which a non-converging run's swings are measured. */
 const SWING_WINDOW = 50;
 
+/** How long and from where a relaxation runs (see {@link settleCalls}). */
+export interface SettleOptions {
+  /** Absolute tolerance on every s_j (and τ). @default 1e-12 */
+  readonly tolerance?: number;
+  /** Most sweeps. @default 1000 */
+  readonly maxIterations?: number;
+  /** Start from saturation (every attempt failing) instead of the sweep's current state. */
+  readonly saturated?: boolean;
+}
+
 /**
- * Sweeps `sweep` from its current state (or from saturation) until no s_j (or τ) changes by more than
- * `tolerance`, Anderson-accelerated (see {@link CallSweep.readState} for the coordinates).
+ * Sweeps `sweep` from its current state (or from saturation) until no s_j (or τ) changes by more
+ * than `tolerance`, Anderson-accelerated (see {@link CallSweep.readState} for the coordinates).
  */
 export function relaxCalls(
   sweep: CallSweep,
   scale: number,
-  options: {
-    readonly tolerance?: number;
-    readonly maxIterations?: number;
-    readonly saturated?: boolean;
+  options: SettleOptions & {
     /** Mix past sweeps (default true); false runs plain sweeps, which settle only on stable states. */
     readonly accelerate?: boolean;
     /** Stop after this many sweeps without a new smallest residual. @default maxIterations */
@@ -179,11 +186,7 @@ const PATIENCE = 100;
 export function settleCalls(
   sweep: CallSweep,
   scale: number,
-  options: {
-    readonly tolerance?: number;
-    readonly maxIterations?: number;
-    readonly saturated?: boolean;
-  } = {},
+  options: SettleOptions = {},
 ): Relaxation {
   const maxIterations = options.maxIterations ?? 1000;
   let relaxed = relaxCalls(sweep, scale, { ...options, maxIterations, patience: PATIENCE });
