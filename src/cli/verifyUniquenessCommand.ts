@@ -158,7 +158,7 @@ export async function runUniquenessCheck(options: UniquenessRunOptions): Promise
   try {
     const graphs = new Map<number, NetworkModel>();
     let lastYield = performance.now();
-    for (let range = nextRange(); range !== undefined; range = nextRange()) {
+    for (let range = nextRange(); range !== undefined && !pool?.failed(); range = nextRange()) {
       for (let job = range.first; job < range.end; job++) {
         take(runUniquenessRange(job, job + 1, settings, configs, graphs));
         if (performance.now() - lastYield >= YIELD_EVERY_MS) {
@@ -205,7 +205,8 @@ function workerEntry(): { entry: URL; execArgv: string[] } {
 /**
  * Starts `count` workers that take ranges from `nextRange` until it runs dry, each holding two
  * ranges (one running, one waiting) so it never idles while this thread is busy. `done` settles
- * when every range handed out has come back, and rejects on the first failure; `stop` ends them.
+ * when every range handed out has come back, and rejects on the first failure (which `failed`
+ * then reports, so this thread stops taking work); `stop` ends the workers.
  */
 function startWorkers(
   settings: UniquenessSettings,
@@ -213,17 +214,17 @@ function startWorkers(
   count: number,
   nextRange: () => { first: number; end: number } | undefined,
   take: (result: UniquenessRangeResult) => void,
-): { done: Promise<void>; stop: () => void } {
+): { done: Promise<void>; stop: () => void; failed: () => boolean } {
   const { entry, execArgv } = workerEntry();
   const workers: Worker[] = [];
   let stopped = false;
+  let failed = false;
   const stop = () => {
     stopped = true;
     for (const worker of workers) void worker.terminate();
   };
   const done = new Promise<void>((resolvePool, rejectPool) => {
     let outstanding = 0;
-    let failed = false;
     const fail = (error: unknown) => {
       if (failed) return;
       failed = true;
@@ -267,7 +268,7 @@ function startWorkers(
   });
   // A failure is reported by awaiting `done`; never leave it unhandled meanwhile.
   done.catch(() => undefined);
-  return { done, stop };
+  return { done, stop, failed: () => failed };
 }
 
 /**
@@ -305,6 +306,15 @@ export async function verifyUniquenessCommand(
   }
 
   const progress = progressOnStderr('verify-uniqueness');
+  // The bar moves in thousandths: report only those steps, so that its ETA (over its last 50
+  // updates) sees progress even when a run has millions of jobs.
+  let shown = -1;
+  const onProgress = (done: number, total: number) => {
+    const step = Math.floor((1000 * done) / total);
+    if (step === shown) return;
+    shown = step;
+    progress.update(done / total);
+  };
   let run: UniquenessRun;
   try {
     run = await runUniquenessCheck({
@@ -315,7 +325,7 @@ export async function verifyUniquenessCommand(
       graphs: options.graphs,
       configs: options.configs,
       threads,
-      onProgress: (done, total) => progress.update(done / total),
+      onProgress,
     });
   } finally {
     progress.stop();
@@ -520,7 +530,8 @@ function formatRun(document: {
     'These are findings about the model, not failures of the solver: with nested retries a call',
     'graph can be bistable. Beside the healthy state there is a retry storm — children rejecting,',
     'callers retrying whole subtrees, which keeps the children overloaded — and both are fixed',
-    'points. Which one a network settles in depends on where it starts (its history).',
+    'points. Which one a network settles in depends on where it starts (its history). "Healthy"',
+    'is the state in which more requests complete (completing alike, the one with fewer attempts).',
   ].join('\n');
   return `${figures}\n\nBistable call graphs (healthy state and retry storm)\n${rows}\n\n${note}`;
 }

@@ -45,8 +45,9 @@ export interface CallFixedPointRun {
 }
 
 /**
- * Two converged runs of a call graph at different fixed points: the one with fewer attempts per
- * request is `healthy`, the other the `storm` (nested retries re-running failing subtrees).
+ * Two converged runs of a call graph at different fixed points: the one in which more external
+ * requests complete (or, completing alike, with fewer attempts per request) is `healthy`, the
+ * other the `storm` (nested retries re-running failing subtrees).
  */
 export interface DistinctCallFixedPoints {
   readonly healthy: CallFixedPointRun;
@@ -84,7 +85,7 @@ export interface CallConfigurationCheck {
  * Uniqueness is not proven for call graphs, and it can fail for real: in a deep graph with big
  * retry limits at heavy load, a storm — children rejecting, callers retrying whole subtrees,
  * which keeps the children overloaded — can be a fixed point beside the healthy one. A distinct
- * pair is reported as such, `healthy` and `storm` told apart by their attempts per request.
+ * pair is reported as such, `healthy` and `storm` told apart by their completion (then attempts).
  *
  * Pure: the result depends only on the network and the draws of `random`.
  * @throws {RangeError} when `inits` is not a positive integer, and as the solver throws.
@@ -129,7 +130,7 @@ export function checkCallConfiguration(
       describeRun(network, pair.first, solve),
       describeRun(network, pair.second, solve),
     ];
-    const [healthy, storm] = a.attemptsPerRequest <= b.attemptsPerRequest ? [a, b] : [b, a];
+    const [healthy, storm] = healthier(a, b) ? [a, b] : [b, a];
     distinct = { healthy, storm, difference: pair.difference };
   }
   return {
@@ -142,6 +143,18 @@ export function checkCallConfiguration(
     maxIterations: check.maxIterations,
     ...(distinct === undefined ? {} : { distinct }),
   };
+}
+
+/** Completions closer than this count as equal when telling the healthy state from the storm. */
+const SAME_COMPLETION = 1e-9;
+
+/**
+ * Whether `a` is the healthier of two states: more of the external requests complete, or, when
+ * they complete alike (a saturated entry can fix the completion of both), fewer attempts.
+ */
+function healthier(a: CallFixedPointRun, b: CallFixedPointRun): boolean {
+  if (Math.abs(a.completion - b.completion) > SAME_COMPLETION) return a.completion > b.completion;
+  return a.attemptsPerRequest <= b.attemptsPerRequest;
 }
 
 /** A run with its attempts per request and completion, from a solve at its start. */
