@@ -13,6 +13,7 @@
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import {
   drawUniquenessConfiguration,
   type UniquenessSettings,
@@ -37,6 +38,7 @@ const TARGET = 33_000;
 
 export async function run(): Promise<void> {
   const load = loadavg()[0] ?? 0;
+  const capacity = await parallelCapacity();
   const single = await runUniquenessCheck({ ...WORKLOAD, threads: 1 });
   const parallel = await runUniquenessCheck({ ...WORKLOAD, threads: 2 });
   const cases = WORKLOAD.graphs * WORKLOAD.configs * WORKLOAD.inits;
@@ -72,6 +74,10 @@ export async function run(): Promise<void> {
       ['compiled, 1 thread (in-process)', perSecond(single)],
       ['compiled, 2 threads (this one and a worker)', perSecond(parallel)],
       ['ratio 2 threads / 1 thread', `${(rate(parallel) / rate(single)).toFixed(2)}×`],
+      [
+        'control: 2 threads / 1 of a plain arithmetic loop',
+        `${capacity.toFixed(2)}× (what the machine gives two threads right now)`,
+      ],
       ['ratio 1 thread / peer', `${(rate(single) / rate(peer)).toFixed(2)}×`],
       ['ratio 2 threads / peer', `${(rate(parallel) / rate(peer)).toFixed(2)}×`],
       [
@@ -90,6 +96,44 @@ export async function run(): Promise<void> {
       ],
     ],
   );
+}
+
+/** A plain arithmetic loop, as the source of a function and of a worker. */
+const ARITHMETIC = `function spin() { let x = 0; for (let i = 0; i < 2e8; i++) x += i * 1e-9; return x; }`;
+
+/**
+ * How much two threads get done beside one, on this machine at this moment: the loop alone in
+ * this thread, then in this thread and a worker at once (2 when both cores are free, 1 when
+ * other work holds one). The control for the 2-thread figure, which other processes bound.
+ */
+async function parallelCapacity(): Promise<number> {
+  const spin = new Function(`${ARITHMETIC}; return spin();`) as () => number;
+  spin();
+  let started = performance.now();
+  let check = spin();
+  const alone = performance.now() - started;
+  const worker = new Worker(
+    `${ARITHMETIC}; require('node:worker_threads').parentPort.on('message', () => require('node:worker_threads').parentPort.postMessage(spin()));`,
+    { eval: true },
+  );
+  try {
+    // A first round trip warms the worker up before the timed one.
+    await new Promise((resolve) => {
+      worker.once('message', resolve);
+      worker.postMessage('go');
+    });
+    started = performance.now();
+    const other = new Promise<number>((resolve) => {
+      worker.once('message', resolve);
+      worker.postMessage('go');
+    });
+    check += spin();
+    check += await other;
+  } finally {
+    await worker.terminate();
+  }
+  if (!Number.isFinite(check)) throw new Error('the control loop lost its result');
+  return (2 * alone) / (performance.now() - started);
 }
 
 /** The peer: the same jobs, each checked by the frozen per-case path, in this thread. */
