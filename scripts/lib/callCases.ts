@@ -1,0 +1,185 @@
+/**
+ * The networks of the call-graph validation (scripts/validate-calls.ts, docs/validation-calls.md)
+ * and of its test: 50 generated call graphs of 20–300 services (µBench-like and composed
+ * DGG-like) and chains of 40 and 300 services.
+ */
+import type { NetworkModel, NetworkService } from '../../src/model/network/NetworkModel.js';
+import {
+  generateMuBench,
+  type NetworkSpec,
+  scaleToBottleneck,
+  toNetworkModel,
+} from '../../src/spec/index.js';
+import { composeDgg } from './composedDgg.js';
+
+/** Generated networks per family (µBench-like, composed DGG-like). */
+export const FAMILY_SIZE = 25;
+/** Least and most services of a generated network. */
+export const SIZE_RANGE = [20, 300] as const;
+/** Least and most nominal load of a generated network's most loaded service. */
+export const RHO_RANGE = [0.7, 2.5] as const;
+/** Every queue raised to at least this. */
+export const MIN_QUEUE = 20;
+/**
+ * External requests per second per service of a composed DGG-like network (its `arrivalRate` is
+ * this × its services). At the generators' 300/s in all, its 4–60 sub-graphs would share 300/s
+ * and most services would have capacities of a few requests per second (median 9/s), their
+ * queues relaxing in tens of seconds: too slow for 2 s retry delays to be long against them.
+ * At 20/s per service (about 100/s per kind of request) capacities are of the order of the
+ * µBench networks'.
+ */
+export const DGG_RATE_PER_SERVICE = 20;
+
+/** One generated call graph of the validation. */
+export interface GeneratedCallGraph {
+  readonly family: 'mubench' | 'dgg';
+  /** `mubench-300`, `dgg-301`, …: the family and the seed. */
+  readonly id: string;
+  readonly seed: number;
+  readonly services: number;
+  /** Target nominal load of the most loaded service (ρ₀). */
+  readonly rho0: number;
+  /** The network file's value, queues raised and arrivals scaled. */
+  readonly spec: NetworkSpec;
+  readonly network: NetworkModel;
+}
+
+/** Slot `a · j mod 25` of 25 evenly spaced values over [low, high]: spreads without sorting. */
+function spread(j: number, multiplier: number, [low, high]: readonly [number, number]): number {
+  const slot = (j * multiplier) % FAMILY_SIZE;
+  return low + ((high - low) * slot) / (FAMILY_SIZE - 1);
+}
+
+/**
+ * Generated call graph `i` (0 ≤ i < 50): even i µBench-like (`generateMuBench`, form `calls`),
+ * odd i composed DGG-like (`composeDgg`, 20 requests/s per service); seed 300 + i; within each
+ * family the 25 sizes run
+ * evenly over 20–300 services and the 25 bottleneck loads over 0.7–2.5, each in its own
+ * permuted order so that size and load are not tied. Queues are raised to 20 and every external
+ * rate scaled so the most loaded service has nominal load ρ₀ (`scaleToBottleneck`).
+ */
+export function generatedCallGraph(i: number): GeneratedCallGraph {
+  if (!(Number.isInteger(i) && i >= 0 && i < 2 * FAMILY_SIZE)) {
+    throw new RangeError(`i should be an integer from 0 to ${2 * FAMILY_SIZE - 1}, got ${i}`);
+  }
+  const family = i % 2 === 0 ? 'mubench' : 'dgg';
+  const j = Math.floor(i / 2);
+  const seed = 300 + i;
+  const services = Math.round(spread(j, family === 'mubench' ? 7 : 11, SIZE_RANGE));
+  const rho0 = spread(family === 'mubench' ? j : j + 3, family === 'mubench' ? 11 : 7, RHO_RANGE);
+  const raw =
+    family === 'mubench'
+      ? generateMuBench({ services, classes: 2, seed, form: 'calls' })
+      : composeDgg({ services, seed, arrivalRate: DGG_RATE_PER_SERVICE * services });
+  const spec = scaleToBottleneck(raw, rho0, { minQueue: MIN_QUEUE });
+  return {
+    family,
+    id: `${family}-${seed}`,
+    seed,
+    services,
+    rho0,
+    spec,
+    network: toNetworkModel(spec),
+  };
+}
+
+/** The chains' service capacity μ, requests/s. */
+export const CHAIN_CAPACITY = 1000;
+/** External rates at the chain's top per unit of load, (high, low), requests/s. */
+export const CHAIN_RATES = [50, 250] as const;
+
+/**
+ * A chain s0 → s1 → … → s(length − 1) of call-graph services, each μ = 1000/s with queue m and
+ * the `mixed` law, two classes with k = (5, 1) at every hop, γ = load × (50, 250) requests/s at
+ * s0. Every hop carries the whole flow, so its nominal load is 0.3 × load.
+ */
+export function chainNetwork(length: number, load: number, queue: number): NetworkModel {
+  const services: NetworkService[] = Array.from({ length }, (_, i) => ({
+    name: `s${i}`,
+    capacity: CHAIN_CAPACITY,
+    queue,
+    model: 'mixed',
+    arrivals: i === 0 ? CHAIN_RATES.map((rate) => rate * load) : [0, 0],
+    retryLimits: [5, 1],
+    routes: [],
+    calls: i < length - 1 ? [{ to: i + 1, n: 1 }] : [],
+  }));
+  return {
+    mode: 'calls',
+    classes: [
+      { name: 'high', retryLimit: 5 },
+      { name: 'low', retryLimit: 1 },
+    ],
+    services,
+  };
+}
+
+/**
+ * Each service's depth in a call graph: the longest chain of calls (main calls and branches)
+ * from a service no one calls.
+ */
+export function callDepths(network: NetworkModel): number[] {
+  const n = network.services.length;
+  const children = network.services.map((s) =>
+    [...(s.calls ?? []), ...(s.branches ?? []).flatMap((b) => b.calls)].map((c) => c.to),
+  );
+  const indegree = new Array<number>(n).fill(0);
+  for (const list of children) for (const c of list) indegree[c] = (indegree[c] ?? 0) + 1;
+  const depth = new Array<number>(n).fill(0);
+  const queue = indegree.flatMap((d, i) => (d === 0 ? [i] : []));
+  // Kahn's order: a service's depth is final once every caller has been taken.
+  for (let head = 0; head < queue.length; head++) {
+    const i = queue[head] as number;
+    for (const c of children[i] ?? []) {
+      depth[c] = Math.max(depth[c] ?? 0, (depth[i] ?? 0) + 1);
+      indegree[c] = (indegree[c] ?? 0) - 1;
+      if (indegree[c] === 0) queue.push(c);
+    }
+  }
+  return depth;
+}
+
+/**
+ * Per class name: the end-to-end rejection the analysis's equations give at the attempt
+ * rejections `s` (one per service, in network order), without solving for them — a call to j
+ * succeeds with S = 1 − (1 − q)^(k+1), q = (1 − s_j) · W, W the probability that every call of
+ * the attempt succeeds (the product over its calls, n times each, and over the branch taken).
+ * Given a simulated run's s it separates the two ways the analysis can miss: the product form
+ * (attempts and calls failing independently) and the state it settles in (which services are
+ * saturated). Per-try timeouts are not included.
+ */
+export function rejectionAtS(network: NetworkModel, s: readonly number[]): Record<string, number> {
+  const depths = callDepths(network);
+  const order = network.services
+    .map((_, i) => i)
+    .sort((a, b) => (depths[b] ?? 0) - (depths[a] ?? 0));
+  const result: Record<string, number> = {};
+  network.classes.forEach((cls, p) => {
+    const success = new Array<number>(network.services.length).fill(1);
+    const callsSucceed = (calls: readonly { to: number; n: number; classIndex?: number }[]) =>
+      calls
+        .filter((c) => c.classIndex === undefined || c.classIndex === p)
+        .reduce((w, c) => w * (success[c.to] ?? 1) ** c.n, 1);
+    for (const j of order) {
+      const service = network.services[j] as NetworkService;
+      const branches = service.branches ?? [];
+      const leftover = 1 - branches.reduce((sum, b) => sum + b.p, 0);
+      const branchWork =
+        branches.length === 0
+          ? 1
+          : Math.max(leftover, 0) + branches.reduce((w, b) => w + b.p * callsSucceed(b.calls), 0);
+      const q = (1 - (s[j] ?? 0)) * callsSucceed(service.calls ?? []) * branchWork;
+      const k = service.retryLimits[p] ?? cls.retryLimit;
+      success[j] = 1 - (1 - q) ** (k + 1);
+    }
+    let gamma = 0;
+    let failed = 0;
+    network.services.forEach((service, i) => {
+      const g = service.arrivals[p] ?? 0;
+      gamma += g;
+      failed += g * (1 - (success[i] ?? 1));
+    });
+    result[cls.name] = gamma > 0 ? failed / gamma : Number.NaN;
+  });
+  return result;
+}

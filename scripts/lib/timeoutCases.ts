@@ -1,0 +1,141 @@
+/**
+ * The networks of the per-try timeout validation (scripts/validate-timeouts-model.ts,
+ * docs/validation-timeouts-model.md) and of its test: one service with a per-try timeout, a
+ * two-level call a → b with timeouts on the calls into b, and hotelReservation's call-graph form
+ * with a timeout at every hop.
+ */
+import type { NetworkModel } from '../../src/model/network/NetworkModel.js';
+import { fixedTimeout, type TimeoutStrategy } from '../../src/policy/timeout/TimeoutStrategy.js';
+import { builtinExample, parseNetwork, toNetworkModel } from '../../src/spec/index.js';
+
+/** The single service's capacity μ, requests/s (a mean service time of 10 ms). */
+export const TIMED_CAPACITY = 100;
+
+/** One service with a per-try timeout, as {@link timedService} builds it. */
+export interface TimedServiceCase {
+  /** m, the most requests in the system. */
+  readonly queue: number;
+  /** k, the retry limit of its one class. */
+  readonly retries: number;
+  /** Nominal load γ/μ (no retries). */
+  readonly rho: number;
+  /** The timeout T in mean service times (μT). */
+  readonly timeoutServiceTimes: number;
+}
+
+/**
+ * One M/M/1/m service (μ = 100/s, the `mm1m` law) with one class `users` arriving at ρ·μ and
+ * retried k times, every attempt abandoned by its client after T = x/μ seconds.
+ */
+export function timedService(c: TimedServiceCase): NetworkModel {
+  return {
+    classes: [{ name: 'users', retryLimit: c.retries }],
+    services: [
+      {
+        name: 'api',
+        capacity: TIMED_CAPACITY,
+        queue: c.queue,
+        model: 'mm1m',
+        arrivals: [c.rho * TIMED_CAPACITY],
+        retryLimits: [c.retries],
+        routes: [],
+        timeouts: [c.timeoutServiceTimes / TIMED_CAPACITY],
+      },
+    ],
+  };
+}
+
+/** The two-level call a → b, as {@link twoLevel} builds it. */
+export interface TwoLevelCase {
+  /** Nominal load of b, γ/μ_b. */
+  readonly rho: number;
+  /** The timeout of a call into b, ms. */
+  readonly timeoutMs: number;
+  /** b's queue m. */
+  readonly queue: number;
+}
+
+/**
+ * a (μ = 1000/s, m = 50) calls b (μ = 100/s) once per request; two classes, high and low, with
+ * k = (5, 1) at both hops, arriving at a in the ratio 1 : 5 with γ = ρ·μ_b in all; every call
+ * into b is abandoned after `timeoutMs` (calls into a have no timeout). `mm1m` at both.
+ */
+export function twoLevel(c: TwoLevelCase): NetworkModel {
+  const gamma = c.rho * TIMED_CAPACITY;
+  const timeout = c.timeoutMs / 1000;
+  return {
+    mode: 'calls',
+    classes: [
+      { name: 'high', retryLimit: 5 },
+      { name: 'low', retryLimit: 1 },
+    ],
+    services: [
+      {
+        name: 'a',
+        capacity: 1000,
+        queue: 50,
+        model: 'mm1m',
+        arrivals: [gamma / 6, (5 * gamma) / 6],
+        retryLimits: [5, 1],
+        routes: [],
+        calls: [{ to: 1, n: 1 }],
+      },
+      {
+        name: 'b',
+        capacity: TIMED_CAPACITY,
+        queue: c.queue,
+        model: 'mm1m',
+        arrivals: [0, 0],
+        retryLimits: [5, 1],
+        routes: [],
+        timeouts: [timeout, timeout],
+      },
+    ],
+  };
+}
+
+/**
+ * hotelReservation, call-graph form (`hotel-calls`), k = (5, 1), γ_high = 50 and the given γ_low
+ * at the frontend (its ρ₀ = (50 + γ_low)/143), with a per-try timeout of `timeoutMs` on every
+ * call at every hop, for both classes (`toNetworkModel`'s `timeoutMs`, as
+ * `difftry analyze --timeout` gives it). The file's `mixed` law.
+ */
+export function hotelCallsWithTimeout(gammaLow: number, timeoutMs: number): NetworkModel {
+  const { fileName, text } = builtinExample('hotel-calls');
+  const spec = parseNetwork(text, fileName);
+  return toNetworkModel(
+    {
+      ...spec,
+      services: spec.services.map((s) =>
+        s.name === 'frontend' ? { ...s, arrivals: { ...s.arrivals, low: gammaLow } } : s,
+      ),
+    },
+    { retries: { high: 5, low: 1 }, timeoutMs },
+  );
+}
+
+/**
+ * The simulator's `timeouts` option for a network whose model carries per-try timeouts: a fixed
+ * timeout for the calls into each service that has one, the same for every class (the
+ * simulator's timeout strategy is per hop), so the simulation runs exactly what is analysed.
+ * @throws RangeError when a service's classes have different timeouts.
+ */
+export function simulatorTimeouts(
+  network: NetworkModel,
+): (serviceIndex: number) => TimeoutStrategy | undefined {
+  const perService = network.services.map((service) => {
+    const given = (service.timeouts ?? []).filter((t) => t !== undefined);
+    if (given.length === 0) return undefined;
+    const first = given[0] as number;
+    if (given.length !== network.classes.length || given.some((t) => t !== first)) {
+      throw new RangeError(
+        `service ${service.name}: the simulator times out every class of a hop alike, got ${JSON.stringify(service.timeouts)}`,
+      );
+    }
+    return first * 1000;
+  });
+  return (serviceIndex) => {
+    const ms = perService[serviceIndex];
+    return ms === undefined ? undefined : fixedTimeout(ms);
+  };
+}

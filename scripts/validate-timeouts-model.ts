@@ -1,0 +1,497 @@
+/**
+ * Re-creates docs/validation-timeouts-model.md and docs/validation-timeouts-model.csv: the
+ * analysis with per-try timeouts (src/model/queue/mm1mSojourn.ts: an accepted attempt whose
+ * sojourn exceeds T is abandoned by its caller while the server still does the work) against the
+ * simulator with the same fixed timeouts (`difftry simulate --timeout MS`), issue 12, section 2.
+ *
+ * One service (μ = 100/s, m = 50 and 10, one class with k = 5 and 1) over ρ = 0.3 … 1.5 and
+ * T = 2 … 20 mean service times; then call graphs: a two-level a → b with timeouts on the calls
+ * into b, and hotelReservation's call-graph form with a timeout at every hop. Where the analysis
+ * finds two equilibria, each simulated run (started idle) is matched to the nearer one.
+ *
+ * Run with `npm run validate:timeouts-model` (`npx tsx scripts/validate-timeouts-model.ts`).
+ * Fixed seeds: the same code gives the same files. Progress goes to stderr.
+ */
+import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import type { BackoffDescription } from '../src/model/backoff/BackoffDescription.js';
+import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
+import type { NetworkModel } from '../src/model/network/NetworkModel.js';
+import type { NetworkReport } from '../src/model/network/NetworkReport.js';
+import { csvLine, fixed } from './lib/reportFormat.js';
+import {
+  nearestEquilibrium,
+  type RunSet,
+  runRejection,
+  type StateMatch,
+  simulateRuns,
+  windowRejection,
+} from './lib/simulateRuns.js';
+import { sourceRevision } from './lib/sourceRevision.js';
+import {
+  hotelCallsWithTimeout,
+  simulatorTimeouts,
+  TIMED_CAPACITY,
+  timedService,
+  twoLevel,
+} from './lib/timeoutCases.js';
+
+// ---------------------------------------------------------------------------------------------
+// Settings.
+
+const SEED = 2028;
+const BACKOFF: BackoffDescription = { kind: 'random', meanMs: 2000 };
+const TARGET = 0.02;
+const RUN = { replications: 10, warmup: 50, duration: 200, window: 50 } as const;
+const QUEUES = [50, 10] as const;
+const RETRIES = [5, 1] as const;
+const RHOS = [0.3, 0.5, 0.7, 0.9, 1.1, 1.3, 1.5] as const;
+const TIMEOUTS = [2, 3, 5, 10, 20] as const; // mean service times
+/** A rejection this close to 0 or 1 in both analysis and simulation is a trivial agreement. */
+const TRIVIAL = 0.01;
+
+type Group = 'single' | 'two-level' | 'hotel-calls';
+const GROUP_LABELS: Readonly<Record<Group, string>> = {
+  single: 'one service (μ = 100/s), one class',
+  'two-level': 'two-level a → b, timeouts on b',
+  'hotel-calls': 'hotelReservation, call-graph form, a timeout at every hop',
+};
+
+interface Case {
+  readonly group: Group;
+  readonly id: string;
+  readonly network: NetworkModel;
+  /** Single service: m, k, ρ, x = μT. */
+  readonly params: Readonly<Record<string, number>>;
+}
+
+const cases: Case[] = [];
+for (const queue of QUEUES) {
+  for (const retries of RETRIES) {
+    for (const rho of RHOS) {
+      for (const x of TIMEOUTS) {
+        cases.push({
+          group: 'single',
+          id: `m=${queue} k=${retries} ρ=${rho} T=${x}/μ`,
+          network: timedService({ queue, retries, rho, timeoutServiceTimes: x }),
+          params: { queue, retries, rho, x },
+        });
+      }
+    }
+  }
+}
+for (const queue of [50, 10] as const) {
+  for (const rho of [0.5, 0.8, 1.1] as const) {
+    for (const timeoutMs of [30, 50, 100] as const) {
+      cases.push({
+        group: 'two-level',
+        id: `a→b m_b=${queue} ρ_b=${rho} T_b=${timeoutMs} ms`,
+        network: twoLevel({ rho, timeoutMs, queue }),
+        params: { queue, rho, timeoutMs },
+      });
+    }
+  }
+}
+for (const gammaLow of [50, 93, 150, 250] as const) {
+  for (const timeoutMs of [100, 250, 500] as const) {
+    cases.push({
+      group: 'hotel-calls',
+      id: `hotel-calls γlow=${gammaLow} T=${timeoutMs} ms`,
+      network: hotelCallsWithTimeout(gammaLow, timeoutMs),
+      params: { gammaLow, timeoutMs, rho0: (50 + gammaLow) / 143 },
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running them.
+
+interface Outcome {
+  readonly c: Case;
+  readonly report: NetworkReport;
+  readonly simulated: RunSet;
+  readonly matches: readonly { whole: StateMatch; first: StateMatch; last: StateMatch }[];
+}
+
+const revision = sourceRevision();
+const loadAtStart = loadavg();
+const started = performance.now();
+const outcomes: Outcome[] = [];
+let stream = 0;
+let events = 0;
+const firstMeasured = Math.round(RUN.warmup / RUN.window);
+cases.forEach((c, index) => {
+  const t0 = performance.now();
+  const report = analyzeNetwork(c.network);
+  const simulated = simulateRuns(
+    c.network,
+    {
+      duration: RUN.duration,
+      warmup: RUN.warmup,
+      seed: SEED,
+      backoff: BACKOFF,
+      timeouts: simulatorTimeouts(c.network),
+      windowSeconds: RUN.window,
+    },
+    RUN.replications,
+    stream,
+  );
+  stream += RUN.replications;
+  events += simulated.events;
+  const classes = c.network.classes;
+  const matches = simulated.runs.map((run) => ({
+    whole: nearestEquilibrium(runRejection(run, classes), report.equilibria),
+    first: nearestEquilibrium(windowRejection(run, firstMeasured, classes), report.equilibria),
+    last: nearestEquilibrium(
+      windowRejection(run, (run.windows?.length ?? 1) - 1, classes),
+      report.equilibria,
+    ),
+  }));
+  outcomes.push({ c, report, simulated, matches });
+  const gaps = classes.map((cls) =>
+    Math.abs(
+      (report.endToEnd[cls.name]?.rejection ?? Number.NaN) -
+        (simulated.rejection[cls.name]?.mean ?? Number.NaN),
+    ),
+  );
+  process.stderr.write(
+    `[${index + 1}/${cases.length}] ${c.id}: ${report.equilibria.map((e) => e.kind).join('+')}` +
+      `${report.tippedAt === undefined ? '' : ` (tipped at ${report.tippedAt.toFixed(3)})`}` +
+      `${report.converged ? '' : ', NOT converged'}, largest gap ${Math.max(...gaps).toFixed(4)} ` +
+      `(${((performance.now() - t0) / 1000).toFixed(1)} s)\n`,
+  );
+});
+const seconds = (performance.now() - started) / 1000;
+const loadAtEnd = loadavg();
+
+interface Row {
+  readonly o: Outcome;
+  readonly cls: string;
+  readonly k: number;
+  readonly unique: boolean;
+  readonly pred: number;
+  readonly predHealthy: number;
+  readonly predStorm: number;
+  readonly sim: number;
+  readonly simCi95: number;
+  readonly gap: number;
+  /** Both analysis and simulation within 0.01 of 0 or of 1. */
+  readonly trivial: boolean;
+}
+
+function rowsOf(o: Outcome): Row[] {
+  const healthy = o.report.equilibria.find((e) => e.kind === 'healthy');
+  const storm = o.report.equilibria.find((e) => e.kind === 'storm');
+  return o.c.network.classes.map((cls, p) => {
+    const pred = o.report.endToEnd[cls.name]?.rejection ?? Number.NaN;
+    const sim = o.simulated.rejection[cls.name]?.mean ?? Number.NaN;
+    const edge = (x: number) => x <= TRIVIAL || x >= 1 - TRIVIAL;
+    return {
+      o,
+      cls: cls.name,
+      k: o.c.network.services[0]?.retryLimits[p] ?? cls.retryLimit,
+      unique: o.report.equilibria.length === 1,
+      pred,
+      predHealthy: healthy?.endToEnd[cls.name]?.rejection ?? Number.NaN,
+      predStorm: storm?.endToEnd[cls.name]?.rejection ?? Number.NaN,
+      sim,
+      simCi95: o.simulated.rejection[cls.name]?.ci95 ?? Number.NaN,
+      gap: Math.abs(pred - sim),
+      trivial: edge(pred) && edge(sim) && Math.abs(pred - sim) <= TRIVIAL,
+    };
+  });
+}
+const rows = outcomes.flatMap(rowsOf);
+
+// ---------------------------------------------------------------------------------------------
+// Summaries.
+
+const fmt = (x: number, d = 4) => fixed(x, d);
+const pm = (x: number, h: number) =>
+  Number.isFinite(x) ? `${x.toFixed(4)}${Number.isFinite(h) ? ` ± ${h.toFixed(4)}` : ''}` : 'n/a';
+const within = (r: Row) => r.gap <= TARGET;
+const max = (xs: readonly number[]) => (xs.length === 0 ? Number.NaN : Math.max(...xs));
+const mean = (xs: readonly number[]) =>
+  xs.length === 0 ? Number.NaN : xs.reduce((a, b) => a + b, 0) / xs.length;
+const GROUPS = Object.keys(GROUP_LABELS) as Group[];
+const stateList = (o: Outcome) => o.report.equilibria.map((e) => e.kind).join('+');
+const matchCounts = (o: Outcome, pick: (m: Outcome['matches'][number]) => StateMatch) =>
+  o.report.equilibria
+    .map((e, index) => `${e.kind} ${o.matches.filter((m) => pick(m).index === index).length}`)
+    .join(', ');
+
+interface Summary {
+  readonly points: number;
+  readonly unique: number;
+  readonly bistable: number;
+  readonly converged: number;
+  readonly uniqueFigures: number;
+  readonly uniqueWithin: number;
+  readonly nonTrivial: number;
+  readonly nonTrivialWithin: number;
+  readonly maxGap: number;
+  readonly meanGap: number;
+  readonly worst: Row | undefined;
+}
+
+function summarise(selected: readonly Outcome[]): Summary {
+  const unique = selected.filter((o) => o.report.equilibria.length === 1);
+  const uniqueRows = unique.flatMap(rowsOf);
+  const nonTrivial = uniqueRows.filter((r) => !r.trivial);
+  return {
+    points: selected.length,
+    unique: unique.length,
+    bistable: selected.length - unique.length,
+    converged: selected.filter((o) => o.report.converged).length,
+    uniqueFigures: uniqueRows.length,
+    uniqueWithin: uniqueRows.filter(within).length,
+    nonTrivial: nonTrivial.length,
+    nonTrivialWithin: nonTrivial.filter(within).length,
+    maxGap: max(uniqueRows.map((r) => r.gap)),
+    meanGap: mean(uniqueRows.map((r) => r.gap)),
+    worst: [...uniqueRows].sort((a, b) => b.gap - a.gap)[0],
+  };
+}
+const byGroup = (g: Group) => outcomes.filter((o) => o.c.group === g);
+const single = summarise(byGroup('single'));
+
+// ---------------------------------------------------------------------------------------------
+// CSV.
+
+const csv = [
+  csvLine([
+    'group',
+    'case',
+    'queue',
+    'retries',
+    'rho',
+    'timeoutServiceTimes',
+    'timeoutMs',
+    'converged',
+    'equilibria',
+    'tippedAt',
+    'class',
+    'k',
+    'analysis',
+    'analysisHealthy',
+    'analysisStorm',
+    'simulation',
+    'simulationCi95',
+    'absGap',
+    'within002',
+    'trivial',
+    'runsMatchedHealthy',
+    'runsMatchedStorm',
+    'runsTipped',
+  ]),
+  ...rows.map((r) => {
+    const p = r.o.c.params;
+    const count = (kind: string) =>
+      r.o.matches.filter((m) => r.o.report.equilibria[m.whole.index]?.kind === kind).length;
+    return csvLine([
+      r.o.c.group,
+      r.o.c.id,
+      p.queue ?? '',
+      p.retries ?? '',
+      p.rho ?? p.rho0 ?? '',
+      p.x ?? '',
+      p.timeoutMs ?? (p.x === undefined ? '' : (1000 * p.x) / TIMED_CAPACITY),
+      r.o.report.converged ? 'yes' : 'no',
+      stateList(r.o),
+      r.o.report.tippedAt ?? '',
+      r.cls,
+      r.k,
+      r.pred,
+      r.predHealthy,
+      r.predStorm,
+      r.sim,
+      r.simCi95,
+      r.gap,
+      within(r) ? 'yes' : 'no',
+      r.trivial ? 'yes' : 'no',
+      count('healthy'),
+      count('storm'),
+      r.o.matches.filter((m) => m.first.index !== m.last.index).length,
+    ]);
+  }),
+];
+writeFileSync(
+  new URL('../docs/validation-timeouts-model.csv', import.meta.url),
+  `${csv.join('\n')}\n`,
+);
+
+// ---------------------------------------------------------------------------------------------
+// Markdown.
+
+const md: string[] = [];
+md.push(
+  '# Per-try timeouts: analysis against simulation',
+  '',
+  'Generated by `npm run validate:timeouts-model` (scripts/validate-timeouts-model.ts); do not ' +
+    'edit by hand. Every figure is also in ' +
+    '[validation-timeouts-model.csv](validation-timeouts-model.csv). See ' +
+    '[validation.md](validation.md) for what they show.',
+  '',
+  '## Setup',
+  '',
+  `- **Code measured**: revision ${revision}.`,
+  '- **Analysis**: `analyzeNetwork` with per-try timeouts (`NetworkService.timeouts`): an ' +
+    'accepted attempt whose sojourn in its M/M/1/m queue (by PASTA, from the stationary queue ' +
+    'at the offered load ρ, every attempt counted) exceeds T is abandoned by its caller, a ' +
+    'failure its hop may retry, while the server still does the work; in a call graph a call ' +
+    "takes the child's mean sojourn plus its own calls' mean times. It reports every " +
+    'equilibrium it finds: `healthy` (the load raised from zero) and `storm` (from saturation, ' +
+    'or where the rising load tipped).',
+  `- **Simulation**: \`simulateNetwork\` started idle with a fixed per-try timeout at the timed ` +
+    `hops (what \`difftry simulate --timeout MS\` runs), ${RUN.replications} replications × ` +
+    `${RUN.duration} s (warm-up ${RUN.warmup} s), seed ${SEED}, a fresh substream per run, ` +
+    'exponential service; retry delays random (exponential) with mean ' +
+    `${BACKOFF.kind === 'random' ? BACKOFF.meanMs : '?'} ms, 200 service times of the single ` +
+    'service (long against the service time, as the model assumes independent attempts; the ' +
+    'default backoff, mean 100 ms, is 10 service times). Figures are means over runs ± 95 % ' +
+    'half-widths.',
+  `- **Target**: |analysis − simulation| ≤ ${TARGET} per class end to end where the analysis ` +
+    'finds one state. A point is *trivial* when analysis and simulation are both within ' +
+    `${TRIVIAL} of 0 or both of 1 (and within ${TRIVIAL} of each other): nothing or everything ` +
+    'rejected, which any law would match. Where the analysis finds two states, each run is ' +
+    'matched to the nearer one (largest per-class difference of end-to-end rejection) over its ' +
+    `whole measured window, and over its first and last ${RUN.window} s windows ("tipped": they ` +
+    'differ).',
+  '- **One service**: μ = 100/s (mean service 10 ms), `mm1m`, m ∈ {50, 10}, one class with ' +
+    `k ∈ {5, 1}, ρ = γ/μ ∈ {${RHOS.join(', ')}}, T ∈ {${TIMEOUTS.join(', ')}} mean service ` +
+    `times (${TIMEOUTS.map((x) => (1000 * x) / TIMED_CAPACITY).join(', ')} ms).`,
+  '- **Two-level a → b**: a (μ = 1000/s, m = 50) calls b (μ = 100/s, m = 50 or 10) once; ' +
+    'classes high and low, k = (5, 1) at both hops, γ = ρ_b · 100/s at a, split 1 : 5; calls ' +
+    'into b time out after T_b = 30, 50 or 100 ms, calls into a never; `mm1m`.',
+  "- **hotelReservation** (`hotel-calls`, the file's `mixed` law): k = (5, 1), γ_high = 50, " +
+    'γ_low = 50, 93, 150, 250 (frontend ρ₀ = 0.70, 1.0, 1.40, 2.10), a timeout of 100, 250 or ' +
+    '500 ms on ' +
+    'every call at every hop, both classes (`toNetworkModel(spec, { timeoutMs })`).',
+  '',
+  '## Summary',
+  '',
+  `**One service: ${single.points} points, ${single.unique} with one state and ${single.bistable} ` +
+    `bistable; every analysis converged: ${single.converged === single.points ? 'yes' : `no (${single.points - single.converged} did not)`}. ` +
+    `Where the state is unique, ${single.uniqueWithin} of ${single.uniqueFigures} within ${TARGET} ` +
+    `(${single.nonTrivialWithin} of the ${single.nonTrivial} non-trivial ones); largest gap ` +
+    `${fmt(single.maxGap)}${single.worst ? ` (${single.worst.o.c.id})` : ''}.**`,
+  '',
+  '| group | points | one state | bistable | unique: figures within 0.02 | non-trivial: within 0.02 | largest gap (unique) | mean gap (unique) | worst |',
+  '| :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | :--- |',
+);
+for (const g of GROUPS) {
+  const s = summarise(byGroup(g));
+  md.push(
+    `| ${GROUP_LABELS[g]} | ${s.points} | ${s.unique} | ${s.bistable} | ${s.uniqueWithin} / ${s.uniqueFigures} | ${s.nonTrivialWithin} / ${s.nonTrivial} | ${fmt(s.maxGap)} | ${fmt(s.meanGap)} | ${s.worst ? `${s.worst.o.c.id} (${s.worst.cls})` : 'n/a'} |`,
+  );
+}
+md.push('');
+
+// The single-service grid as tables of T against ρ, one per (m, k).
+md.push(
+  '### One service, by m and k',
+  '',
+  'Each cell: the analysis, then the simulation ± its half-width; a bistable cell gives both ' +
+    'states and how many of the runs matched each; **bold** marks a unique-state gap above ' +
+    `${TARGET}. h and s are the analysis's labels, healthy and storm: how it reached the state ` +
+    '(raising the load from zero without a fold; from saturation, or past a fold), not how much ' +
+    'it rejects — an h state can reject everything.',
+  '',
+);
+for (const queue of QUEUES) {
+  for (const retries of RETRIES) {
+    md.push(
+      `#### m = ${queue}, k = ${retries}`,
+      '',
+      `| ρ | ${TIMEOUTS.map((x) => `T = ${x}/μ (${(1000 * x) / TIMED_CAPACITY} ms)`).join(' | ')} |`,
+      `| ---: | ${TIMEOUTS.map(() => ':---').join(' | ')} |`,
+    );
+    for (const rho of RHOS) {
+      const cells = TIMEOUTS.map((x) => {
+        const o = outcomes.find(
+          (o) =>
+            o.c.group === 'single' &&
+            o.c.params.queue === queue &&
+            o.c.params.retries === retries &&
+            o.c.params.rho === rho &&
+            o.c.params.x === x,
+        );
+        if (o === undefined) return 'n/a';
+        const r = rowsOf(o)[0] as Row;
+        const sim = pm(r.sim, r.simCi95);
+        if (r.unique) {
+          const gap = within(r) ? fmt(r.gap) : `**${fmt(r.gap)}**`;
+          const tip =
+            o.report.tippedAt === undefined ? '' : ` (tipped at ${fmt(o.report.tippedAt, 2)})`;
+          return `${o.report.equilibria[0]?.kind[0]} ${fmt(r.pred)}${tip} · ${sim} · gap ${gap}`;
+        }
+        return `h ${fmt(r.predHealthy)} / s ${fmt(r.predStorm)} · ${sim} · runs ${matchCounts(o, (m) => m.whole)}`;
+      });
+      md.push(`| ${rho} | ${cells.join(' | ')} |`);
+    }
+    md.push('');
+  }
+}
+
+// Bistable points in detail.
+const bistable = outcomes.filter((o) => o.report.equilibria.length > 1);
+md.push(
+  '### Bistable points: where the simulated runs ended',
+  '',
+  'Per point: both states; the runs matched to each over the whole measured window and over ' +
+    'the last window; runs whose first and last windows matched different states (tipped ' +
+    'during the measurement); the simulated mean over all runs.',
+  '',
+);
+if (bistable.length === 0) md.push('None.', '');
+else {
+  md.push(
+    '| case | class | healthy | storm | runs matched (whole window) | runs matched (last window) | tipped during the window | simulation, all runs |',
+    '| :--- | :--- | ---: | ---: | :--- | :--- | ---: | ---: |',
+  );
+  for (const o of bistable) {
+    for (const r of rowsOf(o)) {
+      md.push(
+        `| ${o.c.id} | ${r.cls} | ${fmt(r.predHealthy)} | ${fmt(r.predStorm)} | ${matchCounts(o, (m) => m.whole)} | ${matchCounts(o, (m) => m.last)} | ${o.matches.filter((m) => m.first.index !== m.last.index).length} | ${pm(r.sim, r.simCi95)} |`,
+      );
+    }
+  }
+  md.push('');
+}
+
+// Call graphs in full.
+for (const g of ['two-level', 'hotel-calls'] as const) {
+  md.push(
+    `### ${GROUP_LABELS[g]}`,
+    '',
+    '| case | equilibria | tipped at | class (k) | analysis | simulation | gap | runs matched |',
+    '| :--- | :--- | ---: | :--- | ---: | ---: | ---: | :--- |',
+  );
+  for (const o of byGroup(g)) {
+    for (const r of rowsOf(o)) {
+      const gap = !r.unique ? fmt(r.gap) : within(r) ? fmt(r.gap) : `**${fmt(r.gap)}**`;
+      const states = r.unique
+        ? stateList(o)
+        : `healthy ${fmt(r.predHealthy)} / storm ${fmt(r.predStorm)}`;
+      md.push(
+        `| ${o.c.id} | ${states} | ${o.report.tippedAt === undefined ? '–' : fmt(o.report.tippedAt, 3)} | ${r.cls} (${r.k}) | ${fmt(r.pred)} | ${pm(r.sim, r.simCi95)} | ${gap} | ${r.unique ? '–' : matchCounts(o, (m) => m.whole)} |`,
+      );
+    }
+  }
+  md.push('');
+}
+
+const loadText = (l: number[]) => l.map((x) => x.toFixed(2)).join(', ');
+md.push(
+  `Re-create with \`npm run validate:timeouts-model\` (this run: ${seconds.toFixed(0)} s wall ` +
+    `clock, ${cases.length} points, ${cases.length * RUN.replications} simulation runs, ` +
+    `${(events / 1e6).toFixed(0)} million events; load average ${loadText(loadAtStart)} at the ` +
+    `start and ${loadText(loadAtEnd)} at the end, on a machine shared with other work).`,
+  '',
+);
+writeFileSync(new URL('../docs/validation-timeouts-model.md', import.meta.url), md.join('\n'));
+process.stderr.write(
+  `one service: ${single.uniqueWithin} / ${single.uniqueFigures} unique-state figures within ${TARGET} ` +
+    `(${single.nonTrivialWithin} / ${single.nonTrivial} non-trivial), ${single.bistable} bistable points\n` +
+    `wrote docs/validation-timeouts-model.md and .csv in ${seconds.toFixed(1)} s\n`,
+);
