@@ -8,7 +8,7 @@ import { type ReplicatedNetworkResult, replicateNetwork } from '../sim/network/r
 import type { SimulateNetworkOptions } from '../sim/network/simulateNetwork.js';
 import type { NetworkStrategy } from '../sim/network/strategy.js';
 import type { NetworkSpec } from '../spec/schema.js';
-import { toNetworkModel } from '../spec/toNetworkModel.js';
+import { type NetworkOverrides, toNetworkModel } from '../spec/toNetworkModel.js';
 import type { SimulateOptions } from './simulateCommand.js';
 import {
   describeTimeoutSetting,
@@ -69,9 +69,16 @@ export interface Prediction {
   readonly notes: readonly string[];
 }
 
+/**
+ * The analysis's prediction for a run of the network simulator: the report for the strategy's
+ * retry limits (`difftry`: each class its own; `uniform`: every class the highest class's, as
+ * the simulator gives them) and the run's fixed per-try timeouts (`--timeout MS`, else the
+ * file's), with notes on what it leaves out: the budget strategies (no prediction), the adaptive
+ * timeout strategies (predicted without timeouts), or a network the analysis refuses (its reason).
+ */
 export function predict(
   network: NetworkSpec,
-  model: NetworkModel,
+  overrides: Pick<NetworkOverrides, 'retries'>,
   strategy: NetworkStrategy,
   setting: TimeoutSetting,
 ): Prediction {
@@ -81,21 +88,39 @@ export function predict(
       notes: [`the analysis models retry limits, not the budgets of ${strategy}: no prediction`],
     };
   }
-  const notes =
-    setting === null
-      ? []
-      : ['the analysis does not model per-try timeouts: it predicts the run without them'];
-  const analysed = strategy === 'uniform' ? uniformModel(network, model) : model;
-  return { report: analyzeNetwork(analysed), notes };
+  const notes: string[] = [];
+  let spec = network;
+  let timeoutMs: number | undefined;
+  if (setting !== null && 'strategy' in setting) {
+    if (setting.strategy.kind === 'fixed') timeoutMs = setting.strategy.timeoutMs;
+    else {
+      spec = withoutTimeouts(network);
+      notes.push(
+        `the analysis models fixed per-try timeouts, not the adaptive ${setting.strategy.kind} strategy: it predicts the run without timeouts`,
+      );
+    }
+  }
+  const model = toNetworkModel(spec, { ...overrides, timeoutMs });
+  const analysed =
+    strategy === 'uniform'
+      ? { ...toNetworkModel(uniformSpec(spec, model), { timeoutMs }), mode: model.mode }
+      : model;
+  try {
+    return { report: analyzeNetwork(analysed), notes };
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return { report: null, notes: [...notes, `no prediction: ${error.message}`] };
+  }
 }
 
 /**
- * The model of the `uniform` strategy: at every hop every class has the highest class's limit
- * there, as the simulator gives them; rebuilt from the file so that residual corrections follow.
+ * The file of the `uniform` strategy: at every hop every class has the highest class's limit
+ * there (from `model`, overrides applied), as the simulator gives them; the analysis rebuilds it
+ * from the file so that residual corrections follow.
  */
-function uniformModel(network: NetworkSpec, model: NetworkModel): NetworkModel {
+function uniformSpec(network: NetworkSpec, model: NetworkModel): NetworkSpec {
   const highest = model.classes[0]?.retryLimit ?? 0;
-  const uniform: NetworkSpec = {
+  return {
     ...network,
     classes: network.classes.map((c) => ({ ...c, retries: highest })),
     services: network.services.map((service, i) => {
@@ -106,7 +131,15 @@ function uniformModel(network: NetworkSpec, model: NetworkModel): NetworkModel {
       };
     }),
   };
-  return { ...toNetworkModel(uniform), mode: model.mode };
+}
+
+/** The file with no per-try timeout anywhere (no class `timeoutMs`, no service `timeouts`). */
+function withoutTimeouts(network: NetworkSpec): NetworkSpec {
+  return {
+    ...network,
+    classes: network.classes.map(({ timeoutMs: _, ...c }) => c),
+    services: network.services.map(({ timeouts: _, ...service }) => service),
+  };
 }
 
 /** The `simulate --json` document of a network: DESIGN.md's shape, each figure with its `Ci95`. */

@@ -143,11 +143,12 @@ function program(): Command {
     )
     .addHelpText(
       'after',
-      '\nProgress goes to stderr. Per-class backoffs and timeoutMs come from the file. A network of\n' +
+      '\nProgress goes to stderr. Per-class backoffs and timeouts come from the file. A network of\n' +
         'one service simulated with DiffTry and no timeouts uses the single-service simulator; sweeps\n' +
         'and everything else the network simulator. The --timeouts strategies all run on the\n' +
-        "simulation's virtual time (none needs a wall clock). The analysis models neither timeouts\n" +
-        'nor retry budgets: its prediction is for the run without them (none for a budget strategy).\n\n' +
+        "simulation's virtual time (none needs a wall clock). The analysis models fixed per-try\n" +
+        "timeouts (--timeout, the file's) and retry limits; an adaptive --timeouts strategy is\n" +
+        'predicted without timeouts, a budget strategy not at all (the output says so).\n\n' +
         'Examples:\n' +
         '  difftry simulate --example hotel --timeout 250\n' +
         '  difftry simulate --example two-tier --timeouts rto --compare-analysis\n' +

@@ -110,7 +110,9 @@ export async function simulateCommand(options: SimulateOptions): Promise<Command
   if (strategy !== 'difftry' || !isSingleService(model) || setting !== null || overTime) {
     return simulateNetworkCommand(network, model, timeouts, schedule, options);
   }
-  const analysis = options.compareAnalysis ? predict(network, model, strategy, setting) : undefined;
+  const analysis = options.compareAnalysis
+    ? predict(network, { retries: options.retries }, strategy, setting)
+    : undefined;
   const config = toSingleServiceConfig(network, model, options);
   const progress = options.progress ?? progressOnStderr('simulate');
   let result: ReplicatedSingleServiceResult;
@@ -197,7 +199,7 @@ async function simulateNetworkCommand(
   };
   const setting = timeoutSetting(network, timeouts);
   const analysis = options.compareAnalysis
-    ? predict(network, model, simulation.strategy, setting)
+    ? predict(network, { retries: options.retries }, simulation.strategy, setting)
     : undefined;
   const progress = options.progress ?? progressOnStderr('simulate');
   let result: ReplicatedNetworkResult;

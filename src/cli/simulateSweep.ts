@@ -87,7 +87,7 @@ export async function simulateSweep(
       value,
       spec,
       model: pointModel,
-      analysis: predict(spec, pointModel, strategy, setting),
+      analysis: predict(spec, { retries: options.retries }, strategy, setting),
     };
   });
   const progress = options.progress ?? progressOnStderr('simulate');

@@ -169,11 +169,15 @@ function messageOf(error: unknown): string {
 
 /**
  * The per-try timeouts of a simulation as the JSON reports them: the strategy of `--timeout` or
- * `--timeouts` (every hop, every class), else the file's per-class `timeoutMs`, else null.
+ * `--timeouts` (every hop, every class), else the file's per-class `timeoutMs` and its services'
+ * own `timeouts` (ms by class, for calls into that service), else null.
  */
 export type TimeoutSetting =
   | { readonly strategy: TimeoutStrategyDescription }
-  | { readonly classTimeoutMs: Readonly<Record<string, number>> }
+  | {
+      readonly classTimeoutMs: Readonly<Record<string, number>>;
+      readonly serviceTimeoutMs?: Readonly<Record<string, Readonly<Record<string, number>>>>;
+    }
   | null;
 
 /** The {@link TimeoutSetting} of a run. */
@@ -183,17 +187,33 @@ export function timeoutSetting(
 ): TimeoutSetting {
   if (timeouts !== undefined) return { strategy: timeouts };
   const classTimeoutMs = fileClassTimeouts(network);
-  return Object.keys(classTimeoutMs).length > 0 ? { classTimeoutMs } : null;
+  const serviceTimeoutMs: Record<string, Readonly<Record<string, number>>> = {};
+  for (const service of network.services) {
+    if (Object.keys(service.timeouts ?? {}).length > 0)
+      serviceTimeoutMs[service.name] = service.timeouts ?? {};
+  }
+  const byService = Object.keys(serviceTimeoutMs).length > 0;
+  if (Object.keys(classTimeoutMs).length === 0 && !byService) return null;
+  return byService ? { classTimeoutMs, serviceTimeoutMs } : { classTimeoutMs };
 }
 
 /** One line on the timeouts of a run, for a text header; undefined without timeouts. */
 export function describeTimeoutSetting(setting: TimeoutSetting): string | undefined {
   if (setting === null) return undefined;
   if ('classTimeoutMs' in setting) {
-    const list = Object.entries(setting.classTimeoutMs)
-      .map(([name, ms]) => `${name} ${ms} ms`)
-      .join(', ');
-    return `per-try timeouts from the file's classes, at every hop: ${list}`;
+    const list = (timeouts: Readonly<Record<string, number>>) =>
+      Object.entries(timeouts)
+        .map(([name, ms]) => `${name} ${ms} ms`)
+        .join(', ');
+    const parts: string[] = [];
+    if (Object.keys(setting.classTimeoutMs).length > 0)
+      parts.push(`from the file's classes, at every hop: ${list(setting.classTimeoutMs)}`);
+    const services = Object.entries(setting.serviceTimeoutMs ?? {});
+    if (services.length > 0) {
+      const each = services.map(([name, t]) => `${name} (${list(t)})`).join('; ');
+      parts.push(`on calls into ${each}`);
+    }
+    return `per-try timeouts ${parts.join('; ')}`;
   }
   const { kind, ...options } = setting.strategy;
   if (kind === 'fixed') return `per-try timeout ${setting.strategy.timeoutMs} ms at every hop`;

@@ -156,6 +156,65 @@ describe('difftry simulate, network simulator', () => {
     expect(doc.services.api.classes.low.timeouts).toBe(0);
   });
 
+  it("honours a service's own timeouts (no class timeoutMs), and says so", async () => {
+    const path = tempFile(
+      'service-timeouts.yaml',
+      'classes:\n  - { name: high, retries: 3 }\n  - { name: low, retries: 1 }\n' +
+        'services:\n  - name: api\n    capacity: 100\n    queue: 20\n' +
+        '    arrivals: { high: 40, low: 70 }\n    timeouts: { low: 30 }\n',
+    );
+    const { code, stdout } = await runCli('simulate', path, ...SHORT, '--json');
+    expect(code).toBe(0);
+    const doc = JSON.parse(stdout);
+    expect(doc.timeouts).toEqual({ classTimeoutMs: {}, serviceTimeoutMs: { api: { low: 30 } } });
+    expect(doc.services.api.classes.low.timeouts).toBeGreaterThan(0);
+    expect(doc.services.api.classes.high.timeouts).toBe(0);
+    const text = await runCli('simulate', path, ...SHORT);
+    expect(text.stdout).toContain('per-try timeouts on calls into api (low 30 ms)');
+  });
+
+  it('predicts the run with its fixed per-try timeout, as `analyze --timeout` does', async () => {
+    const path = tempFile(
+      'timed.yaml',
+      'classes:\n  - { name: high, retries: 3 }\n  - { name: low, retries: 1 }\n' +
+        'services:\n  - { name: api, capacity: 100, queue: 20, arrivals: { high: 20, low: 40 } }\n',
+    );
+    const simulated = await runCli(
+      'simulate',
+      path,
+      ...SHORT,
+      '--timeout',
+      '30',
+      '--compare-analysis',
+      '--json',
+    );
+    expect(simulated.code, simulated.stderr).toBe(0);
+    const analysis = JSON.parse(simulated.stdout).analysis;
+    expect(analysis.notes).toEqual([]);
+    const analysed = await runCli('analyze', path, '--timeout', '30', '--json');
+    const untimed = await runCli('analyze', path, '--json');
+    const timed = JSON.parse(analysed.stdout).endToEnd.low.rejection;
+    expect(analysis.report.endToEnd.low.rejection).toBe(timed);
+    // ρ = 0.6 and T = 3 mean service times: many attempts outlive their timeout.
+    expect(timed).toBeGreaterThan(JSON.parse(untimed.stdout).endToEnd.low.rejection + 0.01);
+    const adaptive = await runCli(
+      'simulate',
+      path,
+      ...SHORT,
+      '--timeouts',
+      'rto',
+      '--compare-analysis',
+      '--json',
+    );
+    const predicted = JSON.parse(adaptive.stdout).analysis;
+    expect(predicted.notes).toEqual([
+      'the analysis models fixed per-try timeouts, not the adaptive rto strategy: it predicts the run without timeouts',
+    ]);
+    expect(predicted.report.endToEnd.low.rejection).toBe(
+      JSON.parse(untimed.stdout).endToEnd.low.rejection,
+    );
+  });
+
   it('puts the analysis beside the simulation with --compare-analysis', async () => {
     const { code, stdout } = await runCli(
       'simulate',
