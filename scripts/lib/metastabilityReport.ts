@@ -5,7 +5,12 @@
  * sentence is chosen by the numbers it states (a run that no longer shows the storm staying is
  * not described as one that does).
  */
-import type { ChartSeries } from '../../src/report/panelChart.js';
+import {
+  type ChartPanel,
+  type ChartSeries,
+  type PanelChart,
+  panelChartSvg,
+} from '../../src/report/panelChart.js';
 import type { ChartPoint } from '../../src/report/seriesMarks.js';
 import type { MeanWithCi95 } from '../../src/sim/stats/confidence.js';
 import {
@@ -24,7 +29,6 @@ import {
   type TriggeredRun,
 } from './metastabilityExperiment.js';
 import { csvLine, fixed, percent } from './reportFormat.js';
-import { type ShadedPanel, shadedPanelChartSvg } from './shadedPanelChart.js';
 import { HEALTHY_BELOW, STORM_ABOVE } from './stormWindows.js';
 
 /** What the page says about how it was made. */
@@ -277,7 +281,7 @@ const classSeries: ChartSeries[] = [
 ];
 
 /** Window rejection of each class over time, the trigger shaded, the analysis's levels dotted. */
-function runPanel(title: string, run: TriggeredRun, duration: number): ShadedPanel {
+function runPanel(title: string, run: TriggeredRun, duration: number): ChartPanel {
   const level = (e: EquilibriumFigures | undefined, key: string) =>
     e === undefined
       ? []
@@ -294,6 +298,7 @@ function runPanel(title: string, run: TriggeredRun, duration: number): ShadedPan
     title,
     xLabel: 't (s)',
     yLabel: 'window rejection',
+    yMax: 1,
     xTicks: timeTicks(duration),
     bands:
       run.trigger === undefined
@@ -319,7 +324,7 @@ function runPanel(title: string, run: TriggeredRun, duration: number): ShadedPan
 function dropChart(result: MetastabilityResult, config: MetastabilityConfig): string {
   const d = result.drops;
   const duration = config.dropRun.duration;
-  return shadedPanelChartSvg({
+  return rejectionChartSvg({
     title: 'One service, per-try timeout 100 ms: a ten-second capacity drop',
     columns: 3,
     series: classSeries,
@@ -347,7 +352,25 @@ function dropChart(result: MetastabilityResult, config: MetastabilityConfig): st
   });
 }
 
-function loopPanel(loop: LoopRun, turn: number, windows: readonly { end: number }[]): ShadedPanel {
+/**
+ * The page's charts: fractions on every y axis, each panel with its own time or load axis, the
+ * markers smaller and the x axis unruled so that the shaded trigger and the dense windows read.
+ */
+function rejectionChartSvg(chart: Omit<PanelChart, 'layout'>): string {
+  return panelChartSvg({
+    ...chart,
+    layout: {
+      panelWidth: 300,
+      legendColumns: Math.max(1, Math.min(2, chart.columns)),
+      legendEntryWidth: 330,
+      marker: { radius: 3, outline: 1.5 },
+      errorBarWidth: 1,
+      xGrid: false,
+    },
+  });
+}
+
+function loopPanel(loop: LoopRun, turn: number, windows: readonly { end: number }[]): ChartPanel {
   const pts = loop.branches.points;
   const healthyLine = pts
     .filter((p) => p.healthy !== undefined)
@@ -393,6 +416,7 @@ function loopPanel(loop: LoopRun, turn: number, windows: readonly { end: number 
     title: `(c) ${LIMITS[loop.limits].label}`,
     xLabel: 'offered load (requests/s, all classes)',
     yLabel: 'high-class rejection',
+    yMax: 1,
     xTicks: [10, 20, 30, 40, 50, 60, 70, 80],
     lines: [
       { series: 'healthy-branch', points: healthyLine },
@@ -407,7 +431,7 @@ function loopPanel(loop: LoopRun, turn: number, windows: readonly { end: number 
 function loopChart(result: MetastabilityResult, replications: number, seed: number): string {
   const [first] = result.loops;
   const turn = first === undefined ? 0 : turnOf(first);
-  return shadedPanelChartSvg({
+  return rejectionChartSvg({
     title: 'The hysteresis loop: a ramp up then down beside the two branches',
     columns: 2,
     series: [
@@ -465,13 +489,14 @@ function hotelChart(result: MetastabilityResult, config: MetastabilityConfig): s
       marker: 'none',
     },
   ]);
-  const panels = config.hotelSimulatedTimeoutsMs.map((timeoutMs): ShadedPanel => {
+  const panels = config.hotelSimulatedTimeoutsMs.map((timeoutMs): ChartPanel => {
     const runs = result.hotelRuns.filter((r) => r.trigger.timeoutMs === timeoutMs);
     const trigger = runs[0]?.trigger.trigger;
     return {
       title: `(d) per-try timeout ${timeoutMs} ms`,
       xLabel: 't (s)',
       yLabel: 'high-class window rejection',
+      yMax: 1,
       xTicks: timeTicks(duration),
       bands:
         trigger === undefined
@@ -505,7 +530,7 @@ function hotelChart(result: MetastabilityResult, config: MetastabilityConfig): s
       }),
     };
   });
-  return shadedPanelChartSvg({
+  return rejectionChartSvg({
     title: `hotelReservation (call graph), γ = (${result.hotelRates.high}, ${result.hotelRates.low}), per-try timeouts at every hop`,
     columns: panels.length,
     series,
