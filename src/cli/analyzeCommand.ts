@@ -1,8 +1,18 @@
 import { writeFile } from 'node:fs/promises';
-import { analyzeNetwork, usesCallSolver } from '../model/network/analyzeNetwork.js';
-import type { CallEquilibrium } from '../model/network/callEquilibria.js';
+import {
+  analyzeNetwork,
+  usesCallSolver,
+  usesTimedRouting,
+} from '../model/network/analyzeNetwork.js';
+import type { BranchesAlongSweep } from '../model/network/branchSweep.js';
+import type { CallEquilibria, CallEquilibrium } from '../model/network/callEquilibria.js';
 import type { NetworkReport } from '../model/network/NetworkReport.js';
-import { type SweepEquilibria, sweepEquilibria } from '../model/network/sweepEquilibria.js';
+import type { RoutingEquilibria } from '../model/network/routingEquilibria.js';
+import { sweepEquilibria } from '../model/network/sweepEquilibria.js';
+import {
+  routingEquilibriaAt,
+  sweepRoutingEquilibria,
+} from '../model/network/sweepRoutingEquilibria.js';
 import type { ModelName } from '../model/phi/Phi.js';
 import { toNetworkModel } from '../spec/toNetworkModel.js';
 import { loadNetwork, type NetworkSource } from './input.js';
@@ -53,20 +63,30 @@ export async function analyzeCommand(options: AnalyzeOptions): Promise<CommandOu
   const networkAt = (value: number) => applySweep(model, sweep, value);
   const loadRises = sweep.field !== 'capacity';
   // Call graphs and timed networks can be bistable: follow both branches along the sweep.
-  const branches = usesCallSolver(model)
+  const callBranches = usesCallSolver(model)
     ? sweepEquilibria(networkAt, sweep.values, { loadRises })
     : undefined;
-  const points = sweep.values.map((value, i) => {
-    const point = branches?.points[i];
+  const routingBranches = usesTimedRouting(model)
+    ? sweepRoutingEquilibria(networkAt, sweep.values, { loadRises })
+    : undefined;
+  const branches: BranchesAlongSweep<unknown> | undefined = callBranches ?? routingBranches;
+  const pointEquilibria = (i: number): CallEquilibria | RoutingEquilibria | undefined => {
+    const routing = routingBranches?.points[i];
+    if (routing !== undefined) {
+      const found = routingEquilibriaAt(routing);
+      return found.equilibria.length > 0 ? found : undefined;
+    }
+    const point = callBranches?.points[i];
     const found: CallEquilibrium[] = [];
     if (point?.healthy !== undefined) found.push({ kind: 'healthy', solution: point.healthy });
     if (point?.storm !== undefined) found.push({ kind: 'storm', solution: point.storm });
+    return found.length > 0 ? { equilibria: found, tips: [] } : undefined;
+  };
+  const points = sweep.values.map((value, i) => {
+    const equilibria = pointEquilibria(i);
     return {
       value,
-      report: analyzeNetwork(
-        networkAt(value),
-        found.length > 0 ? { equilibria: { equilibria: found, tips: [] } } : {},
-      ),
+      report: analyzeNetwork(networkAt(value), equilibria === undefined ? {} : { equilibria }),
     };
   });
   const rows = points.flatMap(({ value, report }) =>
@@ -218,7 +238,7 @@ export function formatAnalysis(report: NetworkReport): string {
 export function branchesText(
   target: string,
   loadRises: boolean,
-  branches: SweepEquilibria,
+  branches: BranchesAlongSweep<unknown>,
 ): string {
   const { tipping, recovery } = branches;
   const [up, down] = loadRises ? ['above', 'below'] : ['below', 'above'];

@@ -13,7 +13,13 @@ export {
   retryDelayLaw,
 } from './backoff/retryDelay.js';
 export * from './distributions/index.js';
-export { type AnalyzeOptions, analyzeNetwork, usesCallSolver } from './network/analyzeNetwork.js';
+export {
+  type AnalyzeOptions,
+  analyzeNetwork,
+  usesCallSolver,
+  usesTimedRouting,
+} from './network/analyzeNetwork.js';
+export type { BranchesAlongSweep, SweptBranches } from './network/branchSweep.js';
 export {
   type CallEquilibria,
   type CallEquilibrium,
@@ -38,6 +44,12 @@ export type {
 } from './network/NetworkReport.js';
 export { nominalLoads } from './network/nominalLoads.js';
 export type { Swing } from './network/relaxCalls.js';
+export {
+  type RoutingEquilibria,
+  type RoutingEquilibriaOptions,
+  type RoutingEquilibrium,
+  routingEquilibria,
+} from './network/routingEquilibria.js';
 export { type CallSolution, type CallSolveOptions, solveCalls } from './network/solveCalls.js';
 export {
   INNER_TOLERANCE,
@@ -57,11 +69,22 @@ export {
   type SweptEquilibria,
   sweepEquilibria,
 } from './network/sweepEquilibria.js';
+export {
+  routingEquilibriaAt,
+  type SweepRoutingEquilibriaOptions,
+  sweepRoutingEquilibria,
+} from './network/sweepRoutingEquilibria.js';
+export type { TimedRoutingSolution } from './network/timedRoutingState.js';
 export { sweepOrder, topologicalOrder } from './network/topology.js';
 export { brentRoot, type RootResult } from './numeric/brent.js';
 export { integrate } from './numeric/integrate.js';
 export * from './phi/index.js';
 export { mm1mMeanSojourn, mm1mSojournTail } from './queue/mm1mSojourn.js';
+export {
+  type TimedServiceLoad,
+  timedOfferedLoad,
+  timedServiceLoad,
+} from './queue/timedServiceLoad.js';
 export { type RandomSource, seededRandom } from './random.js';
 export { residualAlpha } from './residual.js';
 export { attemptsPerRequest, type RetryFlow, retryFlow } from './retryFlow.js';

@@ -8,9 +8,11 @@ import type {
   NetworkReport,
   ServiceAnalysis,
 } from './NetworkReport.js';
+import { type RoutingEquilibria, routingEquilibria } from './routingEquilibria.js';
 import type { CallSolution } from './solveCalls.js';
 import { solveRouting } from './solveRouting.js';
 import { routingStructure } from './structure.js';
+import type { TimedRoutingSolution } from './timedRoutingState.js';
 
 /** Options of {@link analyzeNetwork}. */
 export interface AnalyzeOptions {
@@ -19,20 +21,36 @@ export interface AnalyzeOptions {
   /** Most passes over the network; default 10,000 (routing) or 1,000 (calls). */
   readonly maxIterations?: number;
   /**
-   * Equilibria already found for this network (e.g. by `sweepEquilibria`, which follows them
-   * along a sweep): reported instead of solving again. Only for networks that
-   * {@link usesCallSolver}.
+   * Equilibria already found for this network (e.g. by `sweepEquilibria` or
+   * `sweepRoutingEquilibria`, which follow them along a sweep): reported instead of solving
+   * again. `CallEquilibria` for networks that {@link usesCallSolver}, `RoutingEquilibria` for
+   * those that {@link usesTimedRouting}.
    */
-  readonly equilibria?: CallEquilibria;
+  readonly equilibria?: CallEquilibria | RoutingEquilibria;
 }
 
 /**
  * Whether {@link analyzeNetwork} solves this network with the call-graph solver (call-graph mode,
- * or per-try timeouts) and so looks for more than one equilibrium.
+ * or per-try timeouts at services that route nothing on) and so looks for more than one
+ * equilibrium.
  */
 export function usesCallSolver(network: NetworkModel): boolean {
   const mode = network.mode ?? (hasCalls(network) ? 'calls' : 'routing');
-  return mode === 'calls' || isTimed(network);
+  return mode === 'calls' || (isTimed(network) && !isRouted(network));
+}
+
+/**
+ * Whether {@link analyzeNetwork} solves this network as a routing network with per-try timeouts
+ * (routing mode, some route with p > 0, some timeout) and so looks for more than one equilibrium
+ * (`routingEquilibria`).
+ */
+export function usesTimedRouting(network: NetworkModel): boolean {
+  const mode = network.mode ?? (hasCalls(network) ? 'calls' : 'routing');
+  return mode === 'routing' && isTimed(network) && isRouted(network);
+}
+
+function isRouted(network: NetworkModel): boolean {
+  return network.services.some((s) => s.routes.some((r) => r.p > 0));
 }
 
 function isTimed(network: NetworkModel): boolean {
@@ -58,7 +76,8 @@ interface SolvedState {
  * an idle network reaches and the state a network in a retry storm reaches; both are reported
  * when they differ — the configuration is then bistable). A network without routes or calls (a
  * single service, or independent ones) with per-try timeouts is solved as a call graph, whose
- * law is the same there. A routing network in which some class can never leave a set of
+ * law is the same there; a routing network with per-try timeouts by `routingEquilibria` (healthy
+ * from the load raised from zero, storm from saturation, as for call graphs). A routing network in which some class can never leave a set of
  * services (ρ(F) ≥ 1, so the standard flow equations have no solution) is refused with a
  * RangeError naming the services. The report's main figures describe the first equilibrium
  * (`equilibria[0]`); it says whether the fixed point converged and is returned either way.
@@ -85,19 +104,17 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
   }
   const mode = network.mode ?? (hasCalls(network) ? 'calls' : 'routing');
   const timed = isTimed(network);
-  const routed = network.services.some((s) => s.routes.some((r) => r.p > 0));
-  if (timed && mode === 'routing' && routed) {
-    throw new RangeError(
-      'per-try timeouts are modelled for call graphs and for services without routes; this network routes requests between services (write it with calls:)',
-    );
-  }
+  // Routing equilibria given for a network without routes (one service, say) are reported too.
+  const timedRouting =
+    usesTimedRouting(network) ||
+    (mode === 'routing' && options.equilibria !== undefined && 'form' in options.equilibria);
   if (timed && network.services.some((s) => s.residualAlphas !== undefined)) {
     throw new RangeError(
       'per-try timeouts and the residual-time correction cannot be combined yet: drop residual: true or the timeouts',
     );
   }
   const classNames = network.classes.map((c) => c.name);
-  const useCalls = mode === 'calls' || timed;
+  const useCalls = !timedRouting && (mode === 'calls' || timed);
   const states: { kind: 'healthy' | 'storm'; state: SolvedState; stable: boolean }[] = [];
   let converged: boolean;
   let iterations: number;
@@ -105,7 +122,19 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
   let swinging: NetworkReport['swinging'];
   let tippedAt: number | undefined;
   let stormUnsettled = false;
-  if (!useCalls) {
+  if (timedRouting) {
+    const given = options.equilibria ?? routingEquilibria(network, options);
+    if (!('form' in given)) {
+      throw new TypeError('equilibria: a routing network needs RoutingEquilibria');
+    }
+    const { equilibria: found, tips } = given;
+    if (given.stormUnsettled === true) stormUnsettled = true;
+    if (found.length === 0) throw new RangeError('equilibria: expected at least one');
+    if (tips.length > 0) tippedAt = tips[0];
+    for (const { kind, solution } of found)
+      states.push({ kind, stable: solution.stable, state: timedRoutingState(solution) });
+    ({ converged, iterations, residual } = (found[0] as (typeof found)[number]).solution);
+  } else if (!useCalls) {
     const solution = solveRouting(network, { tolerance, maxIterations: options.maxIterations });
     states.push({
       kind: 'healthy',
@@ -124,6 +153,7 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
     const given =
       options.equilibria ??
       callEquilibria(network, { tolerance, maxIterations: options.maxIterations });
+    if ('form' in given) throw new TypeError('equilibria: a call graph needs CallEquilibria');
     const { equilibria: found, tips } = given;
     if (given.stormUnsettled === true) stormUnsettled = true;
     if (found.length === 0) throw new RangeError('equilibria: expected at least one');
@@ -176,7 +206,7 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
       normInf: structure.normInf,
       // No known condition makes a call graph's (or a timed network's) fixed point unique: with
       // nested retries or timeouts a DAG can have a healthy and a storm state.
-      uniqueness: useCalls ? 'none' : structure.uniqueness,
+      uniqueness: useCalls || timed ? 'none' : structure.uniqueness,
     },
     load: main.load,
   };
@@ -184,6 +214,18 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
 
 function hasCalls(network: NetworkModel): boolean {
   return network.services.some((s) => (s.calls?.length ?? 0) > 0 || (s.branches?.length ?? 0) > 0);
+}
+
+/** A timed routing solution as the report's tables. */
+function timedRoutingState(solution: TimedRoutingSolution): SolvedState {
+  return {
+    in: solution.lambdaIn,
+    out: solution.lambdaOut,
+    attempts: solution.attempts,
+    rejection: solution.rejection,
+    s: solution.s,
+    completion: solution.completion,
+  };
 }
 
 /** A call-graph solution as the report's tables: calls in and out, R = 1 − S, C = S. */

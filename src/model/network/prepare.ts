@@ -11,7 +11,8 @@ export interface PreparedService {
 }
 
 /**
- * Checks a network model's numbers and indices, and resolves each service's φ law and its
+ * Checks a network model's numbers and indices (per-try timeouts, where given, must be positive
+ * seconds), and resolves each service's φ law and its
  * reusable class loads.
  * @throws RangeError naming the service and the bad value.
  */
@@ -47,6 +48,14 @@ export function prepareServices(network: NetworkModel): PreparedService[] {
     for (const edge of edges) {
       if (!(Number.isInteger(edge.to) && edge.to >= 0 && edge.to < serviceCount)) {
         throw new RangeError(`${where} names an unknown service index ${edge.to}`);
+      }
+    }
+    for (let p = 0; p < (service.timeouts?.length ?? 0); p++) {
+      const seconds = service.timeouts?.[p];
+      if (seconds !== undefined && !(seconds > 0)) {
+        throw new RangeError(
+          `${where}.timeouts[${p}] should be a positive number of seconds, got ${seconds}`,
+        );
       }
     }
     for (const route of service.routes) {

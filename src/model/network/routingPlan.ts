@@ -58,9 +58,25 @@ export interface RoutingPlan {
   readonly componentCyclic: Uint8Array;
   /** The class-p routing rows F^p as sparse (to, probability) lists, for completion. */
   readonly rows: readonly { to: number; p: number }[][][];
+  /**
+   * Per-try timeouts (absent when no service has one): per cell the timeout in mean service
+   * times μ_i T_i^p (0: none), per service m_i and whether any class is timed there. A timed
+   * service's local load is solved by `timedServiceLoad` (docs/model.md, "Per-try timeouts").
+   */
+  readonly timed?: TimedRouting | undefined;
   /** Scratch for one service's attempts per request and rejection by retry limit. */
   readonly attemptsByLimit: Float64Array;
   readonly rejectionByLimit: Float64Array;
+}
+
+/** The per-try timeouts of a routing network, flat per cell (`i × classCount + p`). */
+export interface TimedRouting {
+  /** μ_i T_i^p, the timeout in mean service times; 0 where the class has none at i. */
+  readonly timeout: Float64Array;
+  /** m_i. */
+  readonly queue: Int32Array;
+  /** 1 where some class has a timeout at service i. */
+  readonly timedService: Uint8Array;
 }
 
 /** The per-class load fields the independent solver reproduces exactly. */
@@ -145,7 +161,9 @@ export function compileRouting(network: NetworkModel): RoutingPlan {
   componentStart[components.length] = placed;
 
   const mostLimit = maxRetryLimit.reduce((most, k) => Math.max(most, k), 0);
+  const timed = timedRouting(network);
   return {
+    ...(timed === undefined ? {} : { timed }),
     serviceCount: n,
     classCount,
     services,
@@ -180,4 +198,25 @@ function isIndependentLoad(load: PreparedService['loads'][number]): boolean {
     }
   }
   return true;
+}
+
+/** The network's per-try timeouts as a {@link TimedRouting}, or undefined where it has none. */
+function timedRouting(network: NetworkModel): TimedRouting | undefined {
+  const classCount = network.classes.length;
+  const n = network.services.length;
+  const timeout = new Float64Array(n * classCount);
+  const timedService = new Uint8Array(n);
+  let any = false;
+  network.services.forEach((service, i) => {
+    for (let p = 0; p < classCount; p++) {
+      const seconds = service.timeouts?.[p];
+      // prepareServices has checked it: undefined or a positive number of seconds.
+      if (seconds === undefined) continue;
+      timeout[i * classCount + p] = seconds * service.capacity;
+      timedService[i] = 1;
+      any = true;
+    }
+  });
+  if (!any) return undefined;
+  return { timeout, queue: Int32Array.from(network.services, (s) => s.queue), timedService };
 }

@@ -2,6 +2,7 @@ import { independentRetryFlows, retryFlow } from '../retryFlow.js';
 import { attemptRejection, FIXED_POINT_TOLERANCE } from '../service.js';
 import type { NetworkModel } from './NetworkModel.js';
 import { compileRouting, INNER_TOLERANCE, type RoutingPlan } from './routingPlan.js';
+import { updateTimedService } from './timedRoutingService.js';
 
 export { INNER_TOLERANCE } from './routingPlan.js';
 
@@ -75,6 +76,16 @@ export function solveRouting(
     maxIterations: options.maxIterations,
     initialIn,
   });
+  return routingSolution(plan, state, settled);
+}
+
+/** The solution tables of a settled state, as plain arrays, with completion probabilities. */
+export function routingSolution(
+  plan: RoutingPlan,
+  state: RoutingState,
+  settled: SettleResult,
+): RoutingSolution {
+  const { serviceCount: n, classCount } = plan;
   const table = (flat: Float64Array): number[][] =>
     Array.from({ length: n }, (_, i) =>
       Array.from(flat.subarray(i * classCount, (i + 1) * classCount)),
@@ -106,6 +117,14 @@ export interface RoutingState {
   readonly rejection: Float64Array;
   /** s_i, per service. */
   readonly s: Float64Array;
+  /**
+   * ρ_i, per service, where a per-try timeout makes the local solve need it: the offered load of
+   * a timed service (its local root), and where the next local solve starts. Unused without
+   * timeouts.
+   */
+  readonly rho: Float64Array;
+  /** τ_i^p, the probability that an accepted attempt outlives its per-try timeout (0: none). */
+  readonly abandoned: Float64Array;
 }
 
 /** Fresh working tables for a plan. */
@@ -117,6 +136,8 @@ export function routingState(plan: RoutingPlan): RoutingState {
     attempts: new Float64Array(size),
     rejection: new Float64Array(size),
     s: new Float64Array(plan.serviceCount),
+    rho: new Float64Array(plan.serviceCount),
+    abandoned: new Float64Array(size),
   };
 }
 
@@ -126,6 +147,13 @@ export interface SettleOptions {
   readonly maxIterations?: number | undefined;
   /** Starting λin, flat (`i × classCount + p`), requests/s; default γ. */
   readonly initialIn?: ArrayLike<number> | undefined;
+  /**
+   * Where the local solves of services with per-try timeouts start (ignored without them):
+   * `idle` (ρ = 0: each takes the lowest root, the healthy state), `saturated` (ρ = ∞, every
+   * attempt failing: the highest root, the storm), or `state` (the state's current ρ, a warm
+   * start: the nearest root in the direction the arrivals push). @default 'idle'
+   */
+  readonly from?: 'idle' | 'saturated' | 'state' | undefined;
 }
 
 /** How a settle ended. */
@@ -156,6 +184,11 @@ export function settleRouting(
   state.attempts.fill(0);
   state.rejection.fill(0);
   state.s.fill(0);
+  if (plan.timed !== undefined) {
+    const from = options.from ?? 'idle';
+    if (from === 'idle') state.rho.fill(0);
+    else if (from === 'saturated') state.rho.fill(Number.POSITIVE_INFINITY);
+  }
 
   let iterations = 0;
   let residual = 0;
@@ -211,6 +244,10 @@ export function settleRouting(
 
 /** Solves service i at its current λin: s_i, then Λ, R and λout per class. */
 function update(plan: RoutingPlan, state: RoutingState, i: number): void {
+  if (plan.timed !== undefined && plan.timed.timedService[i] === 1) {
+    updateTimedService(plan, state, i);
+    return;
+  }
   const classCount = plan.classCount;
   const base = i * classCount;
   const { lambdaIn, lambdaOut, attempts, rejection } = state;
