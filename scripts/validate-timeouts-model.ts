@@ -6,8 +6,10 @@
  *
  * One service (μ = 100/s, m = 50 and 10, one class with k = 5 and 1) over ρ = 0.3 … 1.5 and
  * T = 2 … 20 mean service times; then call graphs: a two-level a → b with timeouts on the calls
- * into b, and hotelReservation's call-graph form with a timeout at every hop. Where the analysis
- * finds two equilibria, each simulated run (started idle) is matched to the nearer one.
+ * into b, and hotelReservation's call-graph form with a timeout at every hop; then routing
+ * networks with a timeout at every hop: a chain a → b, a cycle a ⇄ b and hotelReservation's
+ * routing form. Where the analysis finds two equilibria, each simulated run (started idle) is
+ * matched to the nearer one.
  *
  * Run with `npm run validate:timeouts-model` (`npx tsx scripts/validate-timeouts-model.ts`).
  * Fixed seeds: the same code gives the same files. Progress goes to stderr.
@@ -30,6 +32,9 @@ import {
 import { sourceRevision } from './lib/sourceRevision.js';
 import {
   hotelCallsWithTimeout,
+  hotelRoutingWithTimeout,
+  routingChain,
+  routingCycle,
   simulatorTimeouts,
   TIMED_CAPACITY,
   timedService,
@@ -50,12 +55,29 @@ const TIMEOUTS = [2, 3, 5, 10, 20] as const; // mean service times
 /** A rejection this close to 0 or 1 in both analysis and simulation is a trivial agreement. */
 const TRIVIAL = 0.01;
 
-type Group = 'single' | 'two-level' | 'hotel-calls';
+type Group =
+  | 'single'
+  | 'two-level'
+  | 'hotel-calls'
+  | 'routing-chain'
+  | 'routing-cycle'
+  | 'hotel-routing';
 const GROUP_LABELS: Readonly<Record<Group, string>> = {
   single: 'one service (μ = 100/s), one class',
   'two-level': 'two-level a → b, timeouts on b',
   'hotel-calls': 'hotelReservation, call-graph form, a timeout at every hop',
+  'routing-chain': 'routing chain a → b, a timeout at both hops',
+  'routing-cycle': 'routing cycle a ⇄ b, a timeout at both hops',
+  'hotel-routing': 'hotelReservation, routing form, a timeout at every hop',
 };
+/** The groups whose every point is listed in its own table (all but the single service). */
+const NETWORK_GROUPS = [
+  'two-level',
+  'hotel-calls',
+  'routing-chain',
+  'routing-cycle',
+  'hotel-routing',
+] as const;
 
 interface Case {
   readonly group: Group;
@@ -98,6 +120,41 @@ for (const gammaLow of [50, 93, 150, 250] as const) {
       group: 'hotel-calls',
       id: `hotel-calls γlow=${gammaLow} T=${timeoutMs} ms`,
       network: hotelCallsWithTimeout(gammaLow, timeoutMs),
+      params: { gammaLow, timeoutMs, rho0: (50 + gammaLow) / 143 },
+    });
+  }
+}
+
+for (const queue of [50, 10] as const) {
+  for (const rho of [0.5, 0.8, 1.1] as const) {
+    for (const timeoutMs of [30, 50, 100] as const) {
+      cases.push({
+        group: 'routing-chain',
+        id: `a→b routes m_b=${queue} ρ_b=${rho} T=${timeoutMs} ms`,
+        network: routingChain({ rho, timeoutMs, queue }),
+        params: { queue, rho, timeoutMs },
+      });
+    }
+  }
+}
+for (const queue of [50, 10] as const) {
+  for (const rho of [0.5, 0.8, 1.1] as const) {
+    for (const timeoutMs of [30, 50, 100] as const) {
+      cases.push({
+        group: 'routing-cycle',
+        id: `a⇄b routes m=${queue} ρ_a=${rho} T=${timeoutMs} ms`,
+        network: routingCycle({ rho, timeoutMs, queue }),
+        params: { queue, rho, timeoutMs },
+      });
+    }
+  }
+}
+for (const gammaLow of [50, 93, 150, 250] as const) {
+  for (const timeoutMs of [100, 250, 500] as const) {
+    cases.push({
+      group: 'hotel-routing',
+      id: `hotel γlow=${gammaLow} T=${timeoutMs} ms`,
+      network: hotelRoutingWithTimeout(gammaLow, timeoutMs),
       params: { gammaLow, timeoutMs, rho0: (50 + gammaLow) / 143 },
     });
   }
@@ -367,6 +424,17 @@ md.push(
     'γ_low = 50, 93, 150, 250 (frontend ρ₀ = 0.70, 1.0, 1.40, 2.10), a timeout of 100, 250 or ' +
     '500 ms on ' +
     'every call at every hop, both classes (`toNetworkModel(spec, { timeoutMs })`).',
+  '- **Routing chain a → b**: a (μ = 200/s, m = 50) passes 80 % of what gets through to b ' +
+    '(μ = 100/s, m = 50 or 10); high and low, k = (5, 1) at both hops, split 1 : 5, γ = ' +
+    'ρ_b · 100/0.8 at a; every attempt at a and at b times out after T = 30, 50 or 100 ms ' +
+    '(a timeout covers the attempt at its own service: after success the request moves on by ' +
+    'its routes); `mm1m`.',
+  '- **Routing cycle a ⇄ b**: a and b (μ = 100/s, m = 50 or 10); a passes 60 % on to b, b 30 % ' +
+    'back to a; high and low, k = (5, 1), split 1 : 5, γ at a such that a’s nominal load is ' +
+    'ρ_a = 0.5, 0.8 or 1.1; every attempt at either times out after T = 30, 50 or 100 ms; `mm1m`.',
+  "- **hotelReservation, routing form** (`hotel`, the file's `mixed` law): k = (5, 1), " +
+    'γ_high = 50, γ_low = 50, 93, 150, 250, a timeout of 100, 250 or 500 ms on every attempt ' +
+    'at every service.',
   '',
   '## Summary',
   '',
@@ -459,8 +527,8 @@ else {
   md.push('');
 }
 
-// Call graphs in full.
-for (const g of ['two-level', 'hotel-calls'] as const) {
+// The networks in full.
+for (const g of NETWORK_GROUPS) {
   md.push(
     `### ${GROUP_LABELS[g]}`,
     '',
@@ -490,6 +558,14 @@ md.push(
   '',
 );
 writeFileSync(new URL('../docs/validation-timeouts-model.md', import.meta.url), md.join('\n'));
+for (const g of GROUPS) {
+  const sg = summarise(byGroup(g));
+  process.stderr.write(
+    `${g}: ${sg.points} points (${sg.unique} one state, ${sg.bistable} bistable, ${sg.converged} converged); ` +
+      `${sg.uniqueWithin} / ${sg.uniqueFigures} unique-state figures within ${TARGET}, largest gap ${fmt(sg.maxGap)}` +
+      `${sg.worst ? ` (${sg.worst.o.c.id}, ${sg.worst.cls})` : ''}\n`,
+  );
+}
 process.stderr.write(
   `one service: ${single.uniqueWithin} / ${single.uniqueFigures} unique-state figures within ${TARGET} ` +
     `(${single.nonTrivialWithin} / ${single.nonTrivial} non-trivial), ${single.bistable} bistable points\n` +

@@ -1,8 +1,9 @@
 /**
  * The networks of the per-try timeout validation (scripts/validate-timeouts-model.ts,
  * docs/validation-timeouts-model.md) and of its test: one service with a per-try timeout, a
- * two-level call a → b with timeouts on the calls into b, and hotelReservation's call-graph form
- * with a timeout at every hop.
+ * two-level call a → b with timeouts on the calls into b, hotelReservation's call-graph form
+ * with a timeout at every hop, and routing networks with a timeout at every hop: a chain a → b,
+ * a cycle a ⇄ b and hotelReservation's routing form.
  */
 import type { NetworkModel } from '../../src/model/network/NetworkModel.js';
 import { fixedTimeout, type TimeoutStrategy } from '../../src/policy/timeout/TimeoutStrategy.js';
@@ -102,6 +103,101 @@ export function twoLevel(c: TwoLevelCase): NetworkModel {
  */
 export function hotelCallsWithTimeout(gammaLow: number, timeoutMs: number): NetworkModel {
   const { fileName, text } = builtinExample('hotel-calls');
+  const spec = parseNetwork(text, fileName);
+  return toNetworkModel(
+    {
+      ...spec,
+      services: spec.services.map((s) =>
+        s.name === 'frontend' ? { ...s, arrivals: { ...s.arrivals, low: gammaLow } } : s,
+      ),
+    },
+    { retries: { high: 5, low: 1 }, timeoutMs },
+  );
+}
+
+/** A routing network of two services, as {@link routingChain} and {@link routingCycle} build it. */
+export interface RoutingPairCase {
+  /** Nominal load (no retries) of the service named in the builder. */
+  readonly rho: number;
+  /** The per-try timeout of every attempt at both services, ms. */
+  readonly timeoutMs: number;
+  /** m of both services (a's is 50 in the chain). */
+  readonly queue: number;
+}
+
+const TWO_CLASSES = [
+  { name: 'high', retryLimit: 5 },
+  { name: 'low', retryLimit: 1 },
+] as const;
+
+/**
+ * A routing chain a → b: a (μ = 200/s, m = 50) passes 80 % of what gets through to b
+ * (μ = 100/s, m = `queue`); classes high and low, k = (5, 1) at both hops, arriving at a in the
+ * ratio 1 : 5 with γ such that b's nominal load is ρ (γ = ρ · 100 / 0.8); every attempt at
+ * either service is abandoned after `timeoutMs`. `mm1m` at both.
+ */
+export function routingChain(c: RoutingPairCase): NetworkModel {
+  const gamma = (c.rho * TIMED_CAPACITY) / 0.8;
+  const timeout = c.timeoutMs / 1000;
+  return {
+    classes: TWO_CLASSES,
+    services: [
+      {
+        name: 'a',
+        capacity: 200,
+        queue: 50,
+        model: 'mm1m',
+        arrivals: [gamma / 6, (5 * gamma) / 6],
+        retryLimits: [5, 1],
+        routes: [{ to: 1, p: 0.8 }],
+        timeouts: [timeout, timeout],
+      },
+      {
+        name: 'b',
+        capacity: TIMED_CAPACITY,
+        queue: c.queue,
+        model: 'mm1m',
+        arrivals: [0, 0],
+        retryLimits: [5, 1],
+        routes: [],
+        timeouts: [timeout, timeout],
+      },
+    ],
+  };
+}
+
+/**
+ * A routing cycle a ⇄ b: a and b (μ = 100/s, m = `queue`) each; a passes 60 % of what gets
+ * through to b, b 30 % of its back to a (a request visits a 1/(1 − 0.18) ≈ 1.22 times); classes
+ * high and low, k = (5, 1) at both, arriving at a in the ratio 1 : 5 with γ such that a's
+ * nominal load is ρ; every attempt at either service is abandoned after `timeoutMs`. `mm1m`.
+ */
+export function routingCycle(c: RoutingPairCase): NetworkModel {
+  const gamma = c.rho * TIMED_CAPACITY * (1 - 0.6 * 0.3);
+  const timeout = c.timeoutMs / 1000;
+  const pair = (name: string, to: number, p: number, arrivals: readonly number[]) => ({
+    name,
+    capacity: TIMED_CAPACITY,
+    queue: c.queue,
+    model: 'mm1m' as const,
+    arrivals,
+    retryLimits: [5, 1],
+    routes: [{ to, p }],
+    timeouts: [timeout, timeout],
+  });
+  return {
+    classes: TWO_CLASSES,
+    services: [pair('a', 1, 0.6, [gamma / 6, (5 * gamma) / 6]), pair('b', 0, 0.3, [0, 0])],
+  };
+}
+
+/**
+ * hotelReservation, routing form (`hotel`), k = (5, 1), γ_high = 50 and the given γ_low at the
+ * frontend, with a per-try timeout of `timeoutMs` on every attempt at every service, both
+ * classes (`toNetworkModel`'s `timeoutMs`). The file's `mixed` law.
+ */
+export function hotelRoutingWithTimeout(gammaLow: number, timeoutMs: number): NetworkModel {
+  const { fileName, text } = builtinExample('hotel');
   const spec = parseNetwork(text, fileName);
   return toNetworkModel(
     {

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import {
+  hotelRoutingWithTimeout,
+  routingChain,
+  routingCycle,
+  simulatorTimeouts,
+} from '../../scripts/lib/timeoutCases.js';
+import { analyzeNetwork, usesTimedRouting } from '../../src/model/index.js';
+
+describe('the routing cases of the timeout validation', () => {
+  it.each([
+    { name: 'chain a → b', network: routingChain({ rho: 0.5, timeoutMs: 100, queue: 50 }) },
+    { name: 'cycle a ⇄ b', network: routingCycle({ rho: 0.5, timeoutMs: 100, queue: 10 }) },
+    { name: 'hotelReservation', network: hotelRoutingWithTimeout(93, 500) },
+  ])(
+    '$name: analysed as routing with a timeout at every hop, simulated with the same',
+    ({ network }) => {
+      expect(usesTimedRouting(network)).toBe(true);
+      const report = analyzeNetwork(network);
+      expect(report.mode).toBe('routing');
+      expect(report.converged).toBe(true);
+      const timeouts = simulatorTimeouts(network);
+      network.services.forEach((_, i) => {
+        expect(timeouts(i)).toBeDefined();
+      });
+    },
+  );
+
+  it('the nominal loads are what the cases say: b at ρ in the chain, a at ρ in the cycle', () => {
+    const chain = routingChain({ rho: 0.8, timeoutMs: 1e6, queue: 50 });
+    const cycle = routingCycle({ rho: 0.8, timeoutMs: 1e6, queue: 50 });
+    // With a timeout far beyond any sojourn and light rejection, the offered loads are nominal.
+    const light = (n: typeof chain) => ({
+      ...n,
+      services: n.services.map((s) => ({ ...s, queue: 1000 })),
+    });
+    expect(analyzeNetwork(light(chain)).services.b?.rho).toBeCloseTo(0.8, 3);
+    expect(analyzeNetwork(light(cycle)).services.a?.rho).toBeCloseTo(0.8, 3);
+  });
+});
