@@ -248,6 +248,11 @@ function risingIndex(o: Outcome): number {
   return o.report.tippedAt === undefined ? 0 : o.report.equilibria.length - 1;
 }
 
+/** The equilibrium of a bistable point that the rising load did not reach. */
+function otherIndex(o: Outcome): number {
+  return risingIndex(o) === 0 ? 1 : 0;
+}
+
 /** An equilibrium's kind, with where it was reached from when two share a kind. */
 function stateLabel(o: Outcome, index: number): string {
   const kind = o.report.equilibria[index]?.kind ?? '?';
@@ -530,7 +535,7 @@ const bistable = outcomes.filter((o) => o.report.equilibria.length > 1);
 md.push(
   '### Bistable points: where the simulated runs ended',
   '',
-  'Per point: both states; the runs matched to each over the whole measured window and over ' +
+  'Per point: both states, the one the analysis reached raising the load from zero first; the runs matched to each over the whole measured window and over ' +
     'the last window; runs whose first and last windows matched different states (tipped ' +
     'during the measurement); the simulated mean over all runs.',
   '',
@@ -538,13 +543,13 @@ md.push(
 if (bistable.length === 0) md.push('None.', '');
 else {
   md.push(
-    '| case | class | healthy | storm | runs matched (whole window) | runs matched (last window) | tipped during the window | simulation, all runs |',
+    '| case | class | from idle | the other | runs matched (whole window) | runs matched (last window) | tipped during the window | simulation, all runs |',
     '| :--- | :--- | ---: | ---: | :--- | :--- | ---: | ---: |',
   );
   for (const o of bistable) {
     for (const r of rowsOf(o)) {
       md.push(
-        `| ${o.c.id} | ${r.cls} | ${fmt(r.predHealthy)} | ${fmt(r.predStorm)} | ${matchCounts(o, (m) => m.whole)} | ${matchCounts(o, (m) => m.last)} | ${o.matches.filter((m) => m.first.index !== m.last.index).length} | ${pm(r.sim, r.simCi95)} |`,
+        `| ${o.c.id} | ${r.cls} | ${stateLabel(o, risingIndex(o))} ${fmt(r.predRising)} | ${stateLabel(o, otherIndex(o))} ${fmt(o.report.equilibria[otherIndex(o)]?.endToEnd[r.cls]?.rejection ?? Number.NaN)} | ${matchCounts(o, (m) => m.whole)} | ${matchCounts(o, (m) => m.last)} | ${o.matches.filter((m) => m.first.index !== m.last.index).length} | ${pm(r.sim, r.simCi95)} |`,
       );
     }
   }
