@@ -46,6 +46,11 @@ export interface UniquenessSettings {
   readonly classesMax: number;
   /** Which networks; default `routes`. */
   readonly form?: UniquenessForm;
+  /**
+   * Routing networks only: settle every start with `settleRouting` itself (bit for bit what
+   * `solveRouting` gives) instead of the warm path; the benchmark's peer. Default false.
+   */
+  readonly exact?: boolean;
 }
 
 /** One configuration of one graph. */
@@ -100,7 +105,11 @@ export function runUniquenessJob(
     const check = checkCallConfiguration(network, { inits: settings.inits, random });
     return { ...job, ...check, form, ...(check.distinct === undefined ? {} : { network }) };
   }
-  const check = checkConfiguration(network, { inits: settings.inits, random });
+  const check = checkConfiguration(network, {
+    inits: settings.inits,
+    random,
+    ...(settings.exact === true ? { exact: true } : {}),
+  });
   return { ...job, ...check, form, ...(check.distinct === undefined ? {} : { network }) };
 }
 

@@ -10,6 +10,7 @@ import {
   type FixedPointRun,
   largestRelativeDifference,
 } from './compareFixedPoints.js';
+import { warmRoutingSolver } from './warmRoutingSolver.js';
 
 /** Initial λin are drawn uniformly in [0, this × (γ_i^p + total external rate)]. */
 export const INITIAL_SPREAD = 10;
@@ -35,9 +36,17 @@ export interface CheckOptions {
   /**
    * A solver to use instead of the network's own (a test seam): called once per start with the
    * start as a table; default the network compiled once (`compileRouting`) and settled from each
-   * start (`settleRouting`, the solver of `solveRouting`, with its defaults: 1e-12, 10,000 sweeps).
+   * start by {@link warmRoutingSolver} (the sweeps of `settleRouting` with warm, inexact service
+   * solves; its defaults: 1e-12, 10,000 sweeps), or by `settleRouting` itself when a service
+   * needs the general single-service law.
    */
   readonly solve?: RoutingSolver;
+  /**
+   * Settle every start with `settleRouting` itself, so each run is bit for bit what
+   * `solveRouting` (and `difftry analyze`) gives, instead of the warm path; about three times
+   * slower. Default false.
+   */
+  readonly exact?: boolean;
 }
 
 /** What K solves of one configuration found. */
@@ -66,9 +75,12 @@ export interface ConfigurationCheck {
  * `random`. Two converged runs are distinct when some λin differs by more than `tolerance`
  * relative (flows under 1e-9 Γ count absolutely, as in the solver).
  *
- * The network is compiled once and settled from each start by the solver `solveRouting` and
- * `difftry analyze` use, so each case costs only its sweeps; the results are those of K calls of
- * `solveRouting`, bit for bit. Only the first converged run and the farthest from it are kept.
+ * The network is compiled once and settled from each start by {@link warmRoutingSolver}: the
+ * sweeps of the solver `solveRouting` and `difftry analyze` use, with each service solved warm
+ * from its previous sweep, so each case costs only its sweeps and few evaluations of φ. Its
+ * fixed points are those of `solveRouting` to within the solvers' tolerances (far inside the
+ * 1e-6 that makes two runs distinct; `test/model/uniqueness/warmPath.test.ts` has the figures).
+ * Only the first converged run and the farthest from it are kept.
  *
  * Pure: the result depends only on the network and the draws of `random`.
  * @throws {RangeError} when `inits` is not a positive integer.
@@ -107,7 +119,8 @@ export function checkConfiguration(
     solve:
       plan === undefined
         ? tableSolver(options.solve as RoutingSolver, network, n, classCount)
-        : compiledSolver(plan),
+        : ((options.exact === true ? undefined : warmRoutingSolver(network, plan)?.solve) ??
+          compiledSolver(plan)),
     difference: (a, b) => largestRelativeDifference(a, b, floor),
     tolerance: options.tolerance ?? DISTINCT_TOLERANCE,
   });
@@ -140,7 +153,10 @@ export function checkConfiguration(
   };
 }
 
-/** The network compiled once and settled from each start: the check's own solver. */
+/**
+ * The network compiled once and settled from each start by `settleRouting`: the check's solver
+ * when some service needs the general single-service law.
+ */
 function compiledSolver(plan: RoutingPlan): (start: Float64Array | undefined) => StartSolve {
   const state = routingState(plan);
   return (start) => {

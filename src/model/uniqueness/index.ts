@@ -64,3 +64,20 @@ export {
   tallyChecks,
   type UniquenessTally,
 } from './UniquenessTally.js';
+export {
+  loadPolynomial,
+  PHI_LAW_CODE,
+  rejectionResidual,
+  type WarmRejectionSolver,
+  warmRejectionRoot,
+  warmRejectionSolver,
+} from './warmRejectionSolver.js';
+export {
+  FINAL_INNER_TOLERANCE,
+  INNER_TOLERANCE_RATIO,
+  WARM_INNER_TOLERANCE,
+  WARM_LOOSEST_TOLERANCE,
+  type WarmRoutingOptions,
+  type WarmRoutingSolver,
+  warmRoutingSolver,
+} from './warmRoutingSolver.js';
