@@ -5,8 +5,9 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stringify } from 'yaml';
+import { writeCounterexamples } from '../../src/cli/counterexampleFiles.js';
+import { networkSpecOf } from '../../src/cli/networkSpecOf.js';
 import { runUniquenessJob, runUniquenessRange } from '../../src/cli/uniquenessWorker.js';
-import { networkSpecOf, writeCounterexamples } from '../../src/cli/verifyUniquenessCommand.js';
 import { solveRouting } from '../../src/model/network/solveRouting.js';
 import { seededRandom } from '../../src/model/random.js';
 import {
@@ -58,7 +59,7 @@ describe('difftry verify-uniqueness, in-process (--threads 1)', () => {
       const doc = JSON.parse(
         (await run(...small, '--threads', '1', '--seed', seed, '--json')).stdout,
       );
-      const { elapsedSeconds, casesPerSecond, ...rest } = doc;
+      const { elapsedSeconds, casesPerSecond, cpuSeconds, casesPerCpuSecond, ...rest } = doc;
       return rest;
     };
     expect(await figures('3')).toEqual(await figures('3'));
@@ -274,7 +275,8 @@ describe('a call-graph counterexample file', () => {
 describe('difftry verify-uniqueness on worker threads', () => {
   /** The run's document without what depends on the machine or the thread count. */
   const figures = (stdout: string) => {
-    const { elapsedSeconds, casesPerSecond, threads, ...rest } = JSON.parse(stdout);
+    const { elapsedSeconds, casesPerSecond, cpuSeconds, casesPerCpuSecond, threads, ...rest } =
+      JSON.parse(stdout);
     return { rest, threads };
   };
   /** stdout of the CLI in a child process; exit code 1 (two fixed points found) is a result. */
