@@ -1,4 +1,5 @@
 import { AndersonMixer } from '../numeric/anderson.js';
+import { newtonKrylov } from '../numeric/newtonKrylov.js';
 import { FIXED_POINT_TOLERANCE } from '../service.js';
 import type { CallSweep } from './callSweep.js';
 
@@ -34,6 +35,12 @@ const NOISE_FLOOR = 8 * Number.EPSILON;
 
 /** Sweeps over which a non-converging run's swings are measured. */
 const SWING_WINDOW = 50;
+
+/**
+ * Sweeps in a row within the tolerance after which a run whose state no longer moves on the
+ * whole (see {@link relaxCalls}) has stagnated at rounding and counts as converged.
+ */
+const STAGNATION = 10;
 
 /** How long and from where a relaxation runs (see {@link settleCalls}). */
 export interface SettleOptions {
@@ -92,6 +99,13 @@ export function relaxCalls(
   // How many sweeps in a row started from the plain image of the sweep before (two give a rate).
   let plainRun = 0;
   let previousRate = 1;
+  // Sweeps in a row within the tolerance, the state at the first of them, and the largest change
+  // since: where the local solves' rounding (1e-14 relative in ρ, amplified by a steep φ and by the
+  // graph) keeps the change near 1e-13, the ratio of changes is noise and says nothing of r.
+  let within = 0;
+  let largestWithin = 0;
+  const anchor = new Float64Array(n);
+  const now = new Float64Array(n);
   while (iterations < maxIterations) {
     sweep.readState(x);
     residual = sweep.sweep(scale);
@@ -104,6 +118,23 @@ export function relaxCalls(
     if (residual <= tolerance) {
       // At the rounding floor the rate is noise: the state is as exact as doubles allow.
       if (residual <= NOISE_FLOOR) return { converged: true, iterations, residual };
+      // Stagnation at rounding: ten sweeps in a row within the tolerance that, taken together,
+      // moved the state by no more than three times the largest single change (and within the
+      // tolerance). A slow drift at a rate near 1 adds up over the sweeps and fails this; rounding
+      // noise around a fixed point does not add up.
+      if (within === 0) {
+        sweep.readState(anchor);
+        largestWithin = 0;
+      }
+      within++;
+      largestWithin = Math.max(largestWithin, residual);
+      if (within > STAGNATION) {
+        sweep.readState(now);
+        const moved = largestDifference(now, anchor);
+        if (moved <= Math.min(tolerance, 3 * largestWithin))
+          return { converged: true, iterations, residual };
+        within = 0;
+      }
       // The rate is the larger of the last two ratios of changes (one ratio can be lucky), and
       // the implied distance must stay within half the tolerance. Damped steps contract at their
       // own (damped) rate, which the same ratios measure.
@@ -115,7 +146,7 @@ export function relaxCalls(
       )
         return { converged: true, iterations, residual };
       polish = true;
-    }
+    } else within = 0;
     if (Number.isNaN(residual)) break;
     if (iterations > maxIterations - SWING_WINDOW) {
       for (let j = 0; j < n; j++) {
@@ -171,17 +202,30 @@ export function relaxCalls(
   return { converged: false, iterations, residual, swings: swings.slice(0, 3) };
 }
 
+/** The largest |a_i − b_i| (NaN counts as infinitely far). */
+function largestDifference(a: Float64Array, b: Float64Array): number {
+  let most = 0;
+  for (let i = 0; i < a.length; i++) {
+    const d = Math.abs((a[i] as number) - (b[i] as number));
+    if (!(d <= most)) most = Number.isNaN(d) ? Number.POSITIVE_INFINITY : d;
+  }
+  return most;
+}
+
 /** The damped shares tried, in turn, when the plain sweeps cycle. */
 const DAMPING = [0.5, 0.25] as const;
 
 /** Sweeps without a new smallest residual before one way of relaxing gives way to the next. */
 const PATIENCE = 100;
+/** The same for the plain sweeps that follow a transient (see {@link settleCalls}). */
+const PLAIN_PATIENCE = 300;
 
 /**
- * Lets the state in `sweep` settle at `scale`: {@link relaxCalls} with plain (mixed) sweeps, and
- * where they make no progress for 100 sweeps, damped by ½ and then by ¼, each from where the
- * last stopped, within `maxIterations` sweeps in all. The one relaxation every solve and every
- * continuation step of the call-graph analysis uses.
+ * Lets the state in `sweep` settle at `scale`: {@link relaxCalls} with mixed sweeps; where they
+ * make no progress for 100 sweeps, plain sweeps from the same start (for 300); then sweeps damped
+ * by ½ and by ¼, each from where the last stopped, within `maxIterations` sweeps in all; where none of them settles, Newton–Krylov
+ * on the fixed-point equation from where they stopped ({@link newtonCalls}). The one relaxation
+ * every solve and every continuation step of the call-graph analysis uses.
  */
 export function settleCalls(
   sweep: CallSweep,
@@ -189,8 +233,36 @@ export function settleCalls(
   options: SettleOptions = {},
 ): Relaxation {
   const maxIterations = options.maxIterations ?? 1000;
+  const startS = Float64Array.from(sweep.s);
+  const startRho = Float64Array.from(sweep.rho);
   let relaxed = relaxCalls(sweep, scale, { ...options, maxIterations, patience: PATIENCE });
   let iterations = relaxed.iterations;
+  if (!relaxed.converged && iterations < maxIterations && !Number.isNaN(relaxed.residual)) {
+    // Near the start (a continuation step), Newton from it converges in a few dozen sweeps where
+    // the relaxation crawls (near a fold) or cycles; far from it Newton fails quickly.
+    sweep.s.set(startS);
+    sweep.rho.set(startRho);
+    const newton = newtonCalls(sweep, scale, {
+      tolerance: options.tolerance ?? FIXED_POINT_TOLERANCE,
+      maxEvaluations: NEWTON_EVALUATIONS,
+    });
+    iterations += newton.iterations;
+    if (newton.converged && newton.stable !== false) return { ...newton, iterations };
+  }
+  if (!relaxed.converged && iterations < maxIterations) {
+    // Mixing extrapolates the sweeps' drift; through a long transient (a storm building up in one
+    // subtree while the rest settles) the residual does not fall for many sweeps, and the mix
+    // can leave the transient's path altogether. Plain sweeps from the same start follow it.
+    sweep.s.set(startS);
+    sweep.rho.set(startRho);
+    relaxed = relaxCalls(sweep, scale, {
+      ...options,
+      maxIterations: maxIterations - iterations,
+      patience: PLAIN_PATIENCE,
+      accelerate: false,
+    });
+    iterations += relaxed.iterations;
+  }
   for (const relaxation of DAMPING) {
     if (relaxed.converged || iterations >= maxIterations) break;
     relaxed = relaxCalls(sweep, scale, {
@@ -201,5 +273,86 @@ export function settleCalls(
     });
     iterations += relaxed.iterations;
   }
-  return { ...relaxed, iterations };
+  if (relaxed.converged || Number.isNaN(relaxed.residual)) return { ...relaxed, iterations };
+  const newton = newtonCalls(sweep, scale, {
+    tolerance: options.tolerance ?? FIXED_POINT_TOLERANCE,
+    maxEvaluations: Math.max(2 * NEWTON_EVALUATIONS, Math.floor(maxIterations / 2)),
+  });
+  iterations += newton.iterations;
+  if (!newton.converged) return { ...relaxed, iterations };
+  return { ...newton, iterations };
+}
+
+/**
+ * Residual evaluations of the Newton stage of {@link settleCalls} from the start (twice that, at
+ * least, from where the relaxations stopped).
+ */
+const NEWTON_EVALUATIONS = 200;
+
+/** Damped sweeps from a Newton solution that tell whether the relaxation settles there. */
+const STABILITY_SWEEPS = 200;
+
+/** A Newton solution the damped sweeps leave by more than this is not a state they settle on. */
+const STABILITY_DISTANCE = 1e-6;
+
+/**
+ * Solves the fixed point of the sweep at `scale` by Jacobian-free Newton–Krylov on
+ * F(x) = sweep(x) − x in the mixing coordinates (see {@link CallSweep.readState}), from the
+ * sweep's current state: where the sweeps cycle or crawl near a fixed point (the map is not
+ * monotone), Newton converges on it quadratically. The solution is then checked by sweeps damped
+ * by ¼ started there: if they settle back on it (within 1e-6) it is `stable` — the state a
+ * gradual relaxation stays in — otherwise it is reported with `stable: false`. Leaves the
+ * solution (or, when Newton fails, the best point it found) in `sweep`.
+ */
+export function newtonCalls(
+  sweep: CallSweep,
+  scale: number,
+  options: { readonly tolerance: number; readonly maxEvaluations: number },
+): Relaxation {
+  const n = sweep.plan.serviceCount;
+  const timed = sweep.timedService;
+  const x = new Float64Array(n);
+  sweep.readState(x);
+  for (let i = 0; i < n; i++) if (!Number.isFinite(x[i] as number)) x[i] = timed[i] ? -700 : 0;
+  const solved = newtonKrylov(
+    x,
+    (at, out) => {
+      sweep.writeState(at);
+      sweep.sweep(scale);
+      sweep.readState(out);
+      for (let i = 0; i < n; i++) out[i] = (out[i] as number) - (at[i] as number);
+    },
+    {
+      tolerance: options.tolerance,
+      maxEvaluations: options.maxEvaluations,
+      project: (v) => {
+        for (let i = 0; i < n; i++)
+          if (!timed[i]) v[i] = Math.min(Math.max(v[i] as number, 0), 1 - Number.EPSILON);
+      },
+    },
+  );
+  sweep.writeState(x);
+  let iterations = solved.evaluations;
+  if (!solved.converged) {
+    return { converged: false, iterations, residual: solved.residual };
+  }
+  // The tables at the solution, then the stability check from there.
+  const residual = sweep.sweep(scale);
+  iterations++;
+  const check = relaxCalls(sweep, scale, {
+    tolerance: options.tolerance,
+    maxIterations: STABILITY_SWEEPS,
+    accelerate: false,
+    relaxation: 0.25,
+  });
+  iterations += check.iterations;
+  const after = new Float64Array(n);
+  sweep.readState(after);
+  const stable = check.converged && largestDifference(after, x) <= STABILITY_DISTANCE;
+  if (!stable) {
+    sweep.writeState(x);
+    sweep.sweep(scale);
+    iterations++;
+  }
+  return { converged: true, stable, iterations, residual: stable ? check.residual : residual };
 }
