@@ -1,5 +1,5 @@
 import type { CallSweep } from './callSweep.js';
-import { settleCalls } from './relaxCalls.js';
+import { relaxCalls, settleCalls } from './relaxCalls.js';
 
 /**
  * A jump of some attempt success q (s, timeouts and calls together) larger than this between two
@@ -8,7 +8,15 @@ import { settleCalls } from './relaxCalls.js';
 const JUMP = 0.05;
 /** Load steps, as shares of the target scale: the first and largest, and the smallest. */
 const FIRST_STEP = 1 / 4;
-const SMALLEST_STEP = 1 / 65_536;
+const SMALLEST_STEP = 1 / 4096;
+/**
+ * Where even the smallest step finds no rest (the relaxation crawls through the ghost of a state
+ * that has just ceased to exist), the load is taken this far past it at once (the first of these
+ * shares of the scale at which the state settles), where the passage is quicker, with this many
+ * times the sweeps.
+ */
+const PAST_FOLD_STEPS = [1 / 256, 1 / 64, 1 / 16] as const;
+const PAST_FOLD_SWEEPS = 4;
 /** Steps at most this long (share of the scale) are checked for hysteresis before halving. */
 const CHECK_STEP = 1 / 64;
 
@@ -47,6 +55,8 @@ export interface RaisedLoad {
    * network tipped into another state), each the last scale before the jump.
    */
   readonly tips: readonly number[];
+  /** The largest scale at which a state settled (`scale` when `settled`). */
+  readonly reached?: number;
 }
 
 /**
@@ -55,8 +65,11 @@ export interface RaisedLoad {
  * the way it tips. A step that moves some attempt success q by more than 0.05 is checked by
  * lowering the load back: if that returns the old state it was a steep slope; if not, a fold lies
  * inside the step — the state the network was in has ceased to exist — and the step is halved
- * down to 1/65,536 of the scale to pin it down, recorded, and followed into the state the network
- * tips into.
+ * down to 1/4096 of the scale to pin it down, recorded, and followed into the state the network
+ * tips into. A load at which the relaxation finds no rest is approached by halved steps too; where
+ * even the smallest finds none (the relaxation crawls through the ghost of a state that has just
+ * vanished), the load is taken 1/256, 1/64 or 1/16 further at once, a tip where the state
+ * moved away.
  * Leaves the state at `scale` in `sweep`.
  */
 export function raiseLoad(
@@ -75,6 +88,11 @@ export function raiseLoad(
   let iterations = 0;
   let residual = 0;
   const tips: number[] = [];
+  const restore = () => {
+    sweep.s.set(savedS);
+    sweep.rho.set(savedRho);
+    sweep.attemptSuccess.set(savedQ);
+  };
   while (theta < scale) {
     const next = Math.min(scale, theta + step);
     savedS.set(sweep.s);
@@ -83,23 +101,62 @@ export function raiseLoad(
     const relaxed = settleCalls(sweep, next, options);
     iterations += relaxed.iterations;
     residual = relaxed.residual;
-    if (!relaxed.converged) return { settled: false, iterations, residual, tips };
+    if (!relaxed.converged) {
+      // No rest at the next load: the relaxation is slow near a fold (or cycles). A shorter step
+      // first; at the smallest, the state at theta has ceased to exist just past it — a fold —
+      // and the load is taken a little further at once, where the network tips quickly.
+      restore();
+      if (step > SMALLEST_STEP * scale * 1.5) {
+        step /= 2;
+        continue;
+      }
+      let reachedPast: number | undefined;
+      for (const share of PAST_FOLD_STEPS) {
+        const past = Math.min(scale, theta + share * scale);
+        restore();
+        // Plain sweeps, with no patience: through the ghost the residual stalls for a long while
+        // before the state falls away, and mixing would extrapolate the stall.
+        let tipped = relaxCalls(sweep, past, {
+          tolerance: options.tolerance,
+          maxIterations: PAST_FOLD_SWEEPS * (options.maxIterations ?? 1000),
+          accelerate: false,
+        });
+        iterations += tipped.iterations;
+        if (!tipped.converged && !Number.isNaN(tipped.residual)) {
+          tipped = settleCalls(sweep, past, options);
+          iterations += tipped.iterations;
+        }
+        residual = tipped.residual;
+        if (tipped.converged) {
+          reachedPast = past;
+          break;
+        }
+        if (past >= scale) break;
+      }
+      if (reachedPast === undefined) {
+        restore();
+        return { settled: false, iterations, residual, tips, reached: theta };
+      }
+      // A tip only where the state moved away and lowering the load does not bring it back
+      // (else the relaxation was merely slow there, on a steep slope).
+      if (theta > 0 && sweep.distanceTo(savedQ) > JUMP && isFold(sweep, theta, savedQ, options))
+        tips.push(theta);
+      step = reachedPast - theta;
+      theta = reachedPast;
+      continue;
+    }
     const jump = sweep.distanceTo(savedQ);
     // A large move is first narrowed to a short step (over a long one the branch it jumped to
     // may not reach back to where it came from). Then: if lowering the load undoes it, it is a
     // steep slope, taken; if not, a fold lies inside the step, halved until it is pinned down.
     if (jump > JUMP && step > CHECK_STEP * scale * 1.5) {
-      sweep.s.set(savedS);
-      sweep.rho.set(savedRho);
-      sweep.attemptSuccess.set(savedQ);
+      restore();
       step /= 2;
       continue;
     }
     const fold = jump > JUMP && theta > 0 && isFold(sweep, theta, savedQ, options);
     if (fold && step > SMALLEST_STEP * scale * 1.5) {
-      sweep.s.set(savedS);
-      sweep.rho.set(savedRho);
-      sweep.attemptSuccess.set(savedQ);
+      restore();
       step /= 2;
       continue;
     }
@@ -107,5 +164,5 @@ export function raiseLoad(
     theta = next;
     if (jump < JUMP / 4) step = Math.min(2 * step, FIRST_STEP * scale);
   }
-  return { settled: true, iterations, residual, tips };
+  return { settled: true, iterations, residual, tips, reached: scale };
 }

@@ -2,6 +2,7 @@ import { raiseLoad } from './callBranch.js';
 import { compileCallPlan } from './callPlan.js';
 import { CallSweep } from './callSweep.js';
 import type { NetworkModel } from './NetworkModel.js';
+import { settleCalls } from './relaxCalls.js';
 import {
   type CallSolution,
   type CallSolveOptions,
@@ -43,7 +44,11 @@ export interface CallEquilibrium {
 
 /** What {@link callEquilibria} found. */
 export interface CallEquilibria {
-  /** Healthy first; one entry when both starts reach the same state. */
+  /**
+   * The state the rising load reached first (the one an idle network settles in: `healthy`, or
+   * `storm` where it tipped on the way), then the state from saturation where it differs; one
+   * entry when both starts reach the same state.
+   */
   readonly equilibria: readonly CallEquilibrium[];
   /**
    * Where the rising load tipped the network out of the state it was in, as shares of the
@@ -75,10 +80,13 @@ export function callEquilibria(
 ): CallEquilibria {
   const sweep = new CallSweep(compileCallPlan(network));
   const raised = raiseLoad(sweep, 1, options);
+  const tips = raised.tips;
+  // The rising load tipped: the state it reached is the storm it tipped into.
+  const kind = tips.length > 0 ? 'storm' : 'healthy';
   let rising: CallEquilibrium;
   if (raised.settled) {
     rising = {
-      kind: raised.tips.length > 0 ? 'storm' : 'healthy',
+      kind,
       solution: callSolution(sweep, 1, {
         converged: true,
         iterations: raised.iterations,
@@ -86,7 +94,20 @@ export function callEquilibria(
       }),
     };
   } else {
-    rising = { kind: 'healthy', solution: solveCalls(network, options) };
+    // The rising load found no rest short of the full load: settle at the full load from the
+    // last state it reached (not from idle, which would skip the tips on the way), and say
+    // whether that converged.
+    const relaxed = settleCalls(sweep, 1, {
+      tolerance: options.tolerance,
+      maxIterations: options.maxIterations,
+    });
+    rising = {
+      kind,
+      solution: callSolution(sweep, 1, {
+        ...relaxed,
+        iterations: raised.iterations + relaxed.iterations,
+      }),
+    };
   }
   const storm = solveCalls(network, {
     ...options,
@@ -94,10 +115,9 @@ export function callEquilibria(
     maxIterations: Math.min(options.maxIterations ?? STORM_SWEEPS, STORM_SWEEPS),
     maxEvaluations: STORM_EVALUATIONS,
   });
-  const tips = raised.tips;
   if (!storm.converged) return { equilibria: [rising], tips, stormUnsettled: true };
   if (!rising.solution.converged) return { equilibria: [{ kind: 'storm', solution: storm }], tips };
   if (sameEquilibrium(rising.solution, storm)) return { equilibria: [rising], tips };
-  const other: CallEquilibrium = { kind: 'storm', solution: storm };
-  return { equilibria: rising.kind === 'healthy' ? [rising, other] : [other, rising], tips };
+  // The state the rising load reached comes first: it is the one an idle network settles in.
+  return { equilibria: [rising, { kind: 'storm', solution: storm }], tips };
 }

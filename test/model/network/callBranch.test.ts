@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { chainNetwork, generatedCallGraph } from '../../../scripts/lib/callCases.js';
+import {
+  analyzeNetwork,
+  callEquilibria,
+  type NetworkModel,
+  solveCalls,
+} from '../../../src/model/index.js';
+import { raiseLoad } from '../../../src/model/network/callBranch.js';
+import { compileCallPlan } from '../../../src/model/network/callPlan.js';
+import { CallSweep } from '../../../src/model/network/callSweep.js';
+import { generateMuBench, scaleToBottleneck, toNetworkModel } from '../../../src/spec/index.js';
+import { phiReference } from '../reference.js';
+import { evaluateCalls } from './callGraphReference.js';
+
+/*
+ * The rising load (`raiseLoad`) and the relaxation it steps with, on the networks where they used
+ * to fail (docs/validation-calls.md): a state is only ever reported converged when it is a fixed
+ * point, checked here by a brute-force evaluation of the equations (callGraphReference.ts) and
+ * the φ laws of test/model/reference.ts, not by the solver's own residual.
+ */
+
+/** |s_j − φ_j(Σ_p Λ_j^p / μ_j)| at every service, the attempts recomputed by brute force. */
+function fixedPointError(network: NetworkModel, s: readonly number[]): number {
+  const reference = evaluateCalls(network, s);
+  let worst = 0;
+  network.services.forEach((service, j) => {
+    const phi = phiReference(
+      service.model,
+      (reference.load[j] as number) / service.capacity,
+      service.queue,
+    );
+    worst = Math.max(worst, Math.abs((s[j] as number) - phi));
+  });
+  return worst;
+}
+
+/** generateMuBench 8 services, seed 52, scaled to bottleneck ρ₀ = 1.2 × share, m ≥ 20. */
+function seed52(share: number): NetworkModel {
+  const spec = generateMuBench({ services: 8, classes: 2, seed: 52, form: 'calls' });
+  return toNetworkModel(scaleToBottleneck(spec, 1.2 * share, { minQueue: 20 }));
+}
+
+/** The low class's end-to-end rejection at s, from the brute-force tables. */
+function lowRejection(network: NetworkModel, s: readonly number[]): number {
+  const { callSuccess } = evaluateCalls(network, s);
+  let offered = 0;
+  let failed = 0;
+  network.services.forEach((service, j) => {
+    const gamma = service.arrivals[1] ?? 0;
+    offered += gamma;
+    failed += gamma * (1 - (callSuccess[j]?.[1] as number));
+  });
+  return failed / offered;
+}
+
+describe('raiseLoad and callEquilibria: the state an idle network reaches', () => {
+  it('8 µBench services (seed 52): below the fold two states, above it the storm, tipped where the fold is', () => {
+    // At 85 % of the load the healthy state still exists beside the storm.
+    const below = callEquilibria(seed52(0.85));
+    expect(below.equilibria.map((e) => e.kind)).toEqual(['healthy', 'storm']);
+    expect(below.tips).toEqual([]);
+    // At the full load the rising load tips; the state it reached is labelled a storm (it used
+    // to be the fallback solve from idle, labelled healthy).
+    const full = callEquilibria(seed52(1));
+    expect(full.equilibria[0]?.kind).toBe('storm');
+    expect(full.tips).toHaveLength(1);
+    // The same fold seen from a load of 0.86: the tip, as a share of the rates, is the same load.
+    const near = callEquilibria(seed52(0.86));
+    expect(near.tips).toHaveLength(1);
+    expect((near.tips[0] as number) * 0.86).toBeCloseTo(full.tips[0] as number, 3);
+    expect(full.tips[0] as number).toBeGreaterThan(0.85);
+    expect(full.tips[0] as number).toBeLessThan(0.86);
+    for (const [share, found] of [
+      [0.85, below],
+      [0.86, near],
+      [1, full],
+    ] as const) {
+      for (const { solution } of found.equilibria) {
+        expect(solution.converged, `share ${share}`).toBe(true);
+        expect(fixedPointError(seed52(share), solution.s), `share ${share}`).toBeLessThan(1e-9);
+      }
+    }
+  });
+
+  it('mubench-338 (113 services): the rising load settles, tipped, near the simulated state', () => {
+    // The sweeps from idle used to stop after 346 sweeps (residual 1.2e-3) and report the
+    // near-idle iterate (low class 0.0000); the simulation has 0.3427 ± 0.0058
+    // (docs/validation-calls.csv, seed 2027, 5 runs of 100 s).
+    const { network } = generatedCallGraph(38);
+    const sweep = new CallSweep(compileCallPlan(network));
+    const raised = raiseLoad(sweep, 1);
+    expect(raised.settled).toBe(true);
+    expect(raised.reached).toBe(1);
+    expect(raised.tips.length).toBeGreaterThan(0);
+    const s = Array.from(sweep.s);
+    expect(fixedPointError(network, s)).toBeLessThan(1e-9);
+    expect(Math.abs(lowRejection(network, s) - 0.3427)).toBeLessThan(0.03);
+    const report = analyzeNetwork(network);
+    expect(report.converged).toBe(true);
+    expect(report.tippedAt).toBe(raised.tips[0]);
+    expect(report.endToEnd.low?.rejection).toBeCloseTo(lowRejection(network, s), 9);
+  }, 60_000);
+
+  it('a run cut short is never reported as converged', () => {
+    const { network } = generatedCallGraph(38);
+    const solution = solveCalls(network, { maxIterations: 5 });
+    expect(solution.converged).toBe(false);
+    expect(solution.residual).toBeGreaterThan(1e-12);
+    expect(analyzeNetwork(network, { maxIterations: 5 }).converged).toBe(false);
+  }, 60_000);
+
+  it('a 300-chain of mm1m services at load 4 (ρ₀ = 1.2 a hop) converges to a verified fixed point', () => {
+    const chain = chainNetwork(300, 4, 10);
+    const network = {
+      ...chain,
+      services: chain.services.map((s) => ({ ...s, model: 'mm1m' as const })),
+    };
+    const solution = solveCalls(network);
+    expect(solution.converged).toBe(true);
+    expect(fixedPointError(network, solution.s)).toBeLessThan(1e-10);
+    // The head blocks as an M/M/1/10 queue at its own load: an overloaded chain is limited there.
+    expect(solution.s[0] as number).toBeGreaterThan(0.4);
+  }, 60_000);
+});
