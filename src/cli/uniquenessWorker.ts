@@ -5,6 +5,7 @@
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
+import type { UniquenessGuarantee } from '../model/network/structure.js';
 import { type RandomSource, seededRandom } from '../model/random.js';
 import {
   addCheck,
@@ -16,7 +17,7 @@ import {
   checkConfiguration,
   configurationSeed,
   drawCallConfiguration,
-  drawConfiguration,
+  drawConfigurationWithGuarantee,
   EMPTY_TALLY,
   graphPlan,
   type UniquenessTally,
@@ -100,7 +101,7 @@ export function runUniquenessJob(
   settings: UniquenessSettings,
   graphs: Map<number, NetworkModel> = new Map(),
 ): UniquenessJobResult {
-  const { network, random, form } = drawUniquenessConfiguration(job, settings, graphs);
+  const { network, random, form, guarantee } = drawUniquenessConfiguration(job, settings, graphs);
   if (form === 'calls') {
     const check = checkCallConfiguration(network, { inits: settings.inits, random });
     return { ...job, ...check, form, ...(check.distinct === undefined ? {} : { network }) };
@@ -108,6 +109,7 @@ export function runUniquenessJob(
   const check = checkConfiguration(network, {
     inits: settings.inits,
     random,
+    ...(guarantee === undefined ? {} : { guarantee }),
     ...(settings.exact === true ? { exact: true } : {}),
   });
   return { ...job, ...check, form, ...(check.distinct === undefined ? {} : { network }) };
@@ -117,14 +119,20 @@ export function runUniquenessJob(
  * The network of a job, and the random source its initial points are then drawn from: graph
  * `job.graph` (a cyclic routing network from `generateCyclic` planned by `graphPlan`, or with
  * `form: 'calls'` a call graph from `generateMuBench`/`generateDgg` planned by `callGraphPlan`),
- * with configuration `job.configuration` drawn on it from the configuration's own seed.
+ * with configuration `job.configuration` drawn on it from the configuration's own seed; for a
+ * routing network also its uniqueness guarantee, which the draw derives anyway.
  * @param graphs - a cache of base networks by graph index; only the latest graph is kept.
  */
 export function drawUniquenessConfiguration(
   job: UniquenessJob,
   settings: UniquenessSettings,
   graphs: Map<number, NetworkModel> = new Map(),
-): { network: NetworkModel; random: RandomSource; form: UniquenessForm } {
+): {
+  network: NetworkModel;
+  random: RandomSource;
+  form: UniquenessForm;
+  guarantee?: UniquenessGuarantee;
+} {
   const form = settings.form ?? 'routes';
   let base = graphs.get(job.graph);
   if (base === undefined) {
@@ -138,11 +146,9 @@ export function drawUniquenessConfiguration(
   }
   const random = seededRandom(configurationSeed(settings.seed, job.graph, job.configuration));
   const options = { maxClasses: settings.classesMax };
-  const network =
-    form === 'calls'
-      ? drawCallConfiguration(base, random, options)
-      : drawConfiguration(base, random, options);
-  return { network, random, form };
+  if (form === 'calls')
+    return { network: drawCallConfiguration(base, random, options), random, form };
+  return { ...drawConfigurationWithGuarantee(base, random, options), random, form };
 }
 
 /**

@@ -47,6 +47,11 @@ export interface CheckOptions {
    * slower. Default false.
    */
   readonly exact?: boolean;
+  /**
+   * The network's uniqueness guarantee when the caller already has it (from
+   * `drawConfigurationWithGuarantee`); default derived here by `routingGuarantee`.
+   */
+  readonly guarantee?: UniquenessGuarantee;
 }
 
 /** What K solves of one configuration found. */
@@ -136,7 +141,7 @@ export function checkConfiguration(
   return {
     classes: classCount,
     services: n,
-    guarantee: routingGuarantee(network, plan?.rows).uniqueness,
+    guarantee: options.guarantee ?? routingGuarantee(network, plan?.rows).uniqueness,
     runs: inits,
     converged: check.converged,
     nonConverged: check.nonConverged,

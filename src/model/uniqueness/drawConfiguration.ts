@@ -1,5 +1,5 @@
 import type { NetworkModel, NetworkRoute, NetworkService } from '../network/NetworkModel.js';
-import { routingGuarantee, routingRows } from '../network/structure.js';
+import { routingGuarantee, routingRows, type UniquenessGuarantee } from '../network/structure.js';
 import { MODEL_NAMES, type ModelName } from '../phi/Phi.js';
 import type { RandomSource } from '../random.js';
 
@@ -64,6 +64,19 @@ export function drawConfiguration(
   random: RandomSource,
   options: ConfigurationOptions = {},
 ): NetworkModel {
+  return drawConfigurationWithGuarantee(base, random, options).network;
+}
+
+/**
+ * {@link drawConfiguration}, with the drawn network's uniqueness guarantee (what
+ * `routingGuarantee(network).uniqueness` gives), which the draw has already derived to find the
+ * rows that need capping: the uniqueness check hands it on, so it is not derived twice.
+ */
+export function drawConfigurationWithGuarantee(
+  base: NetworkModel,
+  random: RandomSource,
+  options: ConfigurationOptions = {},
+): { readonly network: NetworkModel; readonly guarantee: UniquenessGuarantee } {
   const maxClasses = options.maxClasses ?? DEFAULT_MAX_CLASSES;
   const arrivalRate = options.arrivalRate ?? 300;
   if (!(Number.isInteger(maxClasses) && maxClasses >= 1 && maxClasses <= MAX_CLASSES)) {
@@ -144,8 +157,9 @@ export function drawConfiguration(
     mode: 'routing',
   });
   const drawn = build();
-  const closedSets = routingGuarantee(drawn).closedSets;
-  if (closedSets.length === 0) return drawn;
+  const guarantee = routingGuarantee(drawn);
+  const closedSets = guarantee.closedSets;
+  if (closedSets.length === 0) return { network: drawn, guarantee: guarantee.uniqueness };
   for (const closed of closedSets) {
     const classRows = rows[closed.classIndex] as Row[];
     for (const i of closed.services) {
@@ -153,7 +167,8 @@ export function drawConfiguration(
       classRows[i] = scaleRow(row, Math.min(rowSum(row), ROW_CAP));
     }
   }
-  return build();
+  const capped = build();
+  return { network: capped, guarantee: routingGuarantee(capped).uniqueness };
 }
 
 type Row = readonly { readonly to: number; readonly p: number }[];

@@ -53,6 +53,7 @@ export {
   DEFAULT_MAX_CLASSES,
   DRAWN_QUEUES,
   drawConfiguration,
+  drawConfigurationWithGuarantee,
   MAX_CLASSES,
   MAX_DRAWN_RETRIES,
 } from './drawConfiguration.js';
