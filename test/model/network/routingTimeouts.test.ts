@@ -367,6 +367,55 @@ describe('routing with per-try timeouts: a cycle a → b → a', () => {
   });
 });
 
+describe('routing with per-try timeouts: a bistable cycle', () => {
+  // a ⇄ b as above, five retries at a: at 30 requests/s both a healthy state and a storm.
+  const network: NetworkModel = {
+    classes: [{ name: 'users', retryLimit: 5 }],
+    services: [
+      service({ name: 'a', arrivals: [30], routes: [{ to: 1, p: 0.7 }], timeouts: [0.1] }),
+      service({
+        name: 'b',
+        capacity: 120,
+        queue: 30,
+        arrivals: [0],
+        retryLimits: [3],
+        routes: [{ to: 0, p: 0.5 }],
+        timeouts: [0.1],
+      }),
+    ],
+  };
+
+  it('healthy at the lowest root of each service, the storm at the highest, both balancing the flows', () => {
+    const found = routingEquilibria(network);
+    expect(found.equilibria.map((e) => e.kind)).toEqual(['healthy', 'storm']);
+    found.equilibria.forEach(({ kind, solution }) => {
+      const inputs = { kind, solution };
+      expect(solution.converged).toBe(true);
+      const [inA, inB] = [solution.lambdaIn[0]?.[0] as number, solution.lambdaIn[1]?.[0] as number];
+      const [outA, outB] = [
+        solution.lambdaOut[0]?.[0] as number,
+        solution.lambdaOut[1]?.[0] as number,
+      ];
+      expectClose(inA, 30 + 0.5 * outB, { rel: 1e-10 }, inputs);
+      expectClose(inB, 0.7 * outA, { rel: 1e-10 }, inputs);
+      const rootsA = stableRoots([{ lambda: inA, k: 5, x: 10 }], 100, 50);
+      const rootsB = stableRoots([{ lambda: inB, k: 3, x: 12 }], 120, 30);
+      const pick = (roots: number[]) => (kind === 'healthy' ? roots[0] : roots[roots.length - 1]);
+      expectClose(solution.rho[0] as number, pick(rootsA) as number, { rel: 1e-8 }, inputs);
+      // b hardly sees a request in the storm (a lets almost none through): compare absolutely.
+      expectClose(
+        solution.rho[1] as number,
+        pick(rootsB) as number,
+        { rel: 1e-8, abs: 1e-12 },
+        inputs,
+      );
+    });
+    const [healthy, storm] = found.equilibria;
+    expect(healthy?.solution.completion[0]?.[0]).toBeGreaterThan(0.999);
+    expect(storm?.solution.completion[0]?.[0]).toBeLessThan(1e-3);
+  });
+});
+
 describe('routing with per-try timeouts: a bistable service behind a router', () => {
   it('half load, 100 ms timeout, five retries: healthy and storm, as the roots of api alone', () => {
     const report = analyzeNetwork(behindRouter(50, 0.1));
