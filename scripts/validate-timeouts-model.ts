@@ -239,13 +239,11 @@ interface Row {
 }
 
 /**
- * Which equilibrium the load raised from zero reached: the healthy one, else (it tipped, and the
- * analysis lists the state from saturation first) the last.
+ * Which equilibrium the load raised from zero reached: the first (the analysis lists it first,
+ * healthy or the storm it tipped into; the state from saturation second).
  */
-function risingIndex(o: Outcome): number {
-  const healthy = o.report.equilibria.findIndex((e) => e.kind === 'healthy');
-  if (healthy >= 0) return healthy;
-  return o.report.tippedAt === undefined ? 0 : o.report.equilibria.length - 1;
+function risingIndex(_o: Outcome): number {
+  return 0;
 }
 
 /** The equilibrium of a bistable point that the rising load did not reach. */

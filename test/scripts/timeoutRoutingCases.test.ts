@@ -26,6 +26,19 @@ describe('the routing cases of the timeout validation', () => {
     },
   );
 
+  it('two storms in the chain: the state from idle first (b alone in its storm), the one from saturation second', () => {
+    const report = analyzeNetwork(routingChain({ rho: 0.8, timeoutMs: 30, queue: 50 }));
+    expect(report.equilibria.map((e) => e.kind)).toEqual(['storm', 'storm']);
+    expect(report.tippedAt).toBeGreaterThan(0);
+    const [fromIdle, fromSaturation] = report.equilibria;
+    // a healthy, b rejecting all: only the 20 % that leave after a complete.
+    expect(fromIdle?.services.a?.s).toBeLessThan(1e-6);
+    expect(fromIdle?.endToEnd.low?.rejection).toBeCloseTo(0.8, 2);
+    expect(fromSaturation?.endToEnd.low?.rejection).toBeGreaterThan(0.999);
+    // The main figures are the state from idle's.
+    expect(report.endToEnd.low?.rejection).toBe(fromIdle?.endToEnd.low?.rejection);
+  });
+
   it('the nominal loads are what the cases say: b at ρ in the chain, a at ρ in the cycle', () => {
     const chain = routingChain({ rho: 0.8, timeoutMs: 1e6, queue: 50 });
     const cycle = routingCycle({ rho: 0.8, timeoutMs: 1e6, queue: 50 });

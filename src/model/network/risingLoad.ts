@@ -22,19 +22,25 @@ export interface LoadFollower<State> {
 
 /**
  * A jump of some attempt success q larger than this between two nearby loads is a fold, not a
- * slope (the call-graph solver's `raiseLoad` uses the same figures).
+ * slope (the call-graph solver's `raiseLoad` uses the same figures: 0.05, first step 1/4,
+ * smallest 1/4096, checked below 1/64).
  */
 export const FOLD_JUMP = 0.05;
 /** Load steps, as shares of the target scale: the first and largest, and the smallest. */
 const FIRST_STEP = 1 / 4;
-const SMALLEST_STEP = 1 / 65_536;
+const SMALLEST_STEP = 1 / 4096;
 /** Steps at most this long (share of the scale) are checked for hysteresis before halving. */
 const CHECK_STEP = 1 / 64;
 
 /** What {@link followRisingLoad} found. */
 export interface RisingLoad {
-  /** Whether every step settled (the state at `scale` is current). */
+  /**
+   * Whether every step settled (the state at `scale` is current). When not, the state at
+   * `reached` is current: the last load at which it settled.
+   */
   readonly settled: boolean;
+  /** The largest scale at which a state settled (`scale` when `settled`). */
+  readonly reached: number;
   /** Sweeps used. */
   readonly iterations: number;
   /** The residual of the last settle. */
@@ -49,8 +55,10 @@ export interface RisingLoad {
  * load rises, and where on the way it tips. A step that moves some attempt success q by more than
  * 0.05 is first narrowed to 1/64 of the scale; then, if lowering the load back returns the old
  * state it was a steep slope, taken; if not, a fold lies inside the step — the state the network
- * was in has ceased to exist — and the step is halved down to 1/65,536 of the scale to pin it
- * down, recorded, and followed into the state the network tips into.
+ * was in has ceased to exist — and the step is halved down to 1/4096 of the scale to pin it
+ * down, recorded, and followed into the state the network tips into. A step whose settle finds no
+ * rest is halved too, from the state before it; where even the smallest finds none, the loop
+ * stops there (`settled` false) with the last settled state current.
  * @example
  * ```ts
  * const raised = followRisingLoad(follower, 1);
@@ -69,7 +77,14 @@ export function followRisingLoad<State>(follower: LoadFollower<State>, scale: nu
     const relaxed = follower.settle(next);
     iterations += relaxed.iterations;
     residual = relaxed.residual;
-    if (!relaxed.converged) return { settled: false, iterations, residual, tips };
+    if (!relaxed.converged) {
+      follower.restore(before);
+      if (step > SMALLEST_STEP * scale * 1.5) {
+        step /= 2;
+        continue;
+      }
+      return { settled: false, reached: theta, iterations, residual, tips };
+    }
     const jump = follower.distanceTo(before);
     if (jump > FOLD_JUMP && step > CHECK_STEP * scale * 1.5) {
       follower.restore(before);
@@ -86,7 +101,7 @@ export function followRisingLoad<State>(follower: LoadFollower<State>, scale: nu
     theta = next;
     if (jump < FOLD_JUMP / 4) step = Math.min(2 * step, FIRST_STEP * scale);
   }
-  return { settled: true, iterations, residual, tips };
+  return { settled: true, reached: scale, iterations, residual, tips };
 }
 
 /**

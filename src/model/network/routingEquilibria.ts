@@ -36,7 +36,11 @@ export interface RoutingEquilibrium {
 /** What {@link routingEquilibria} found (the routing counterpart of `CallEquilibria`). */
 export interface RoutingEquilibria {
   readonly form: 'routing';
-  /** Healthy first; one entry when both starts reach the same state. */
+  /**
+   * The state the rising load reached first (the one an idle network settles in: `healthy`, or
+   * `storm` where it tipped on the way), then the state from saturation where it differs; one
+   * entry when both starts reach the same state.
+   */
   readonly equilibria: readonly RoutingEquilibrium[];
   /** Where the rising load tipped, as shares of the external rates. */
   readonly tips: readonly number[];
@@ -112,10 +116,12 @@ export function routingEquilibria(
   const plan = compileRouting(network);
   const state = routingState(plan);
   const raised = followRisingLoad(routingFollower(plan, state, settleOptions), 1);
+  // The rising load tipped: the state it reached is the storm it tipped into.
+  const kind = raised.tips.length > 0 ? 'storm' : 'healthy';
   let rising: RoutingEquilibrium;
   if (raised.settled) {
     rising = {
-      kind: raised.tips.length > 0 ? 'storm' : 'healthy',
+      kind,
       solution: timedRoutingSolution(plan, state, {
         converged: true,
         iterations: raised.iterations,
@@ -123,8 +129,20 @@ export function routingEquilibria(
       }),
     };
   } else {
-    const settled = settleRouting(plan, state, { ...settleOptions, from: 'idle' });
-    rising = { kind: 'healthy', solution: timedRoutingSolution(plan, state, settled) };
+    // The rising load found no rest short of the full load: settle at the full load from the
+    // last state it reached (not from idle, which would skip the tips on the way).
+    const settled = settleRouting(plan, state, {
+      ...settleOptions,
+      initialIn: Float64Array.from(state.lambdaIn),
+      from: 'state',
+    });
+    rising = {
+      kind,
+      solution: timedRoutingSolution(plan, state, {
+        ...settled,
+        iterations: raised.iterations + settled.iterations,
+      }),
+    };
   }
   const stormState = routingState(plan);
   const stormSettled = settleRouting(plan, stormState, { ...settleOptions, from: 'saturated' });
@@ -139,10 +157,6 @@ export function routingEquilibria(
   if (sameRoutingEquilibrium(rising.solution, storm)) {
     return { form: 'routing', equilibria: [rising], tips };
   }
-  const other: RoutingEquilibrium = { kind: 'storm', solution: storm };
-  return {
-    form: 'routing',
-    equilibria: rising.kind === 'healthy' ? [rising, other] : [other, rising],
-    tips,
-  };
+  // The state the rising load reached comes first: it is the one an idle network settles in.
+  return { form: 'routing', equilibria: [rising, { kind: 'storm', solution: storm }], tips };
 }
