@@ -57,6 +57,11 @@ export interface RaisedLoad {
   readonly tips: readonly number[];
   /** The largest scale at which a state settled (`scale` when `settled`). */
   readonly reached?: number;
+  /**
+   * Whether the sweeps settle on the last state (false: Newton found it, and sweeps started
+   * there leave it; see `newtonCalls`).
+   */
+  readonly stable?: boolean;
 }
 
 /**
@@ -87,6 +92,7 @@ export function raiseLoad(
   let step = FIRST_STEP * scale;
   let iterations = 0;
   let residual = 0;
+  let stable = true;
   const tips: number[] = [];
   const restore = () => {
     sweep.s.set(savedS);
@@ -101,6 +107,7 @@ export function raiseLoad(
     const relaxed = settleCalls(sweep, next, options);
     iterations += relaxed.iterations;
     residual = relaxed.residual;
+    stable = relaxed.stable !== false;
     if (!relaxed.converged) {
       // No rest at the next load: the relaxation is slow near a fold (or cycles). A shorter step
       // first; at the smallest, the state at theta has ceased to exist just past it — a fold —
@@ -127,6 +134,7 @@ export function raiseLoad(
           iterations += tipped.iterations;
         }
         residual = tipped.residual;
+        stable = tipped.stable !== false;
         if (tipped.converged) {
           reachedPast = past;
           break;
@@ -164,5 +172,5 @@ export function raiseLoad(
     theta = next;
     if (jump < JUMP / 4) step = Math.min(2 * step, FIRST_STEP * scale);
   }
-  return { settled: true, iterations, residual, tips, reached: scale };
+  return { settled: true, iterations, residual, tips, reached: scale, stable };
 }

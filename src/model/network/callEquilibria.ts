@@ -89,6 +89,7 @@ export function callEquilibria(
       kind,
       solution: callSolution(sweep, 1, {
         converged: true,
+        stable: raised.stable !== false,
         iterations: raised.iterations,
         residual: raised.residual,
       }),
