@@ -225,10 +225,22 @@ export function formatAnalysis(report: NetworkReport): string {
       : `${shape}; unique fixed point: ${uniquenessText(structure.uniqueness)}`,
     ...(report.swinging === undefined ? [] : [swingingText(report.swinging)]),
     `load: ${fixed(load.external, 2)} requests/s from outside, ${fixed(load.attempts, 2)} attempts/s in all; ` +
-      `${fixed(load.attemptsPerRequest, 3)} attempts per request (${fixed(load.attemptsPerSuccess, 3)} per completed request), ` +
+      `${fixed(load.attemptsPerRequest, 3)} attempts per request (${perSuccessText(load)}), ` +
       `${fixed(load.internalPerRequest, 3)} internal`,
   ];
   return `Services\n${services}\n\nEnd to end (${status})\n${endToEnd}\n\n${notes.join('\n')}`;
+}
+
+/**
+ * Attempts per completed request, or why there is no such figure: where (almost) nothing
+ * completes the ratio is a huge number that says only that (a storm completing 1e-13 of its
+ * requests makes 1e13 attempts per completion).
+ */
+function perSuccessText(load: NetworkReport['load']): string {
+  if (!(load.external > 0)) return 'no requests';
+  const completedShare = load.attemptsPerRequest / load.attemptsPerSuccess;
+  if (!(completedShare >= 1e-6)) return 'almost no request completes';
+  return `${fixed(load.attemptsPerSuccess, 3)} per completed request`;
 }
 
 /**
