@@ -9,12 +9,8 @@
  * Every result is checked: converged, and the same state as the peer's where both converge.
  */
 import { pathToFileURL } from 'node:url';
-import {
-  analyzeNetwork,
-  type NetworkModel,
-  type NetworkService,
-  solveCalls,
-} from '../src/model/index.js';
+import { chainNetwork } from '../scripts/lib/callCases.js';
+import { analyzeNetwork, type NetworkModel, solveCalls } from '../src/model/index.js';
 import { compileCallPlan } from '../src/model/network/callPlan.js';
 import { CallSweep } from '../src/model/network/callSweep.js';
 import { relaxCalls } from '../src/model/network/relaxCalls.js';
@@ -27,26 +23,8 @@ import {
 import { medianMillis, report } from './harness.js';
 import { gaussSeidelCalls } from './peers/gaussSeidelCalls.js';
 
-function chain(length: number): NetworkModel {
-  const services: NetworkService[] = Array.from({ length }, (_, i) => ({
-    name: `s${i}`,
-    capacity: 1000,
-    queue: 10,
-    model: 'mixed',
-    arrivals: i === 0 ? [50, 250] : [0, 0],
-    retryLimits: [5, 1],
-    routes: [],
-    calls: i < length - 1 ? [{ to: i + 1, n: 1 }] : [],
-  }));
-  return {
-    mode: 'calls',
-    classes: [
-      { name: 'high', retryLimit: 5 },
-      { name: 'low', retryLimit: 1 },
-    ],
-    services,
-  };
-}
+/** The issue's chain: μ = 1000/s and m = 10 at every hop, γ = (50, 250) at the top, k = (5, 1). */
+const chain = (length: number): NetworkModel => chainNetwork(length, 1, 10);
 
 const unit = (ms: number) => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(1)} ms`);
 
