@@ -1,13 +1,12 @@
 import type { NetworkCall, NetworkModel, NetworkService } from '../network/NetworkModel.js';
-import { MODEL_NAMES, type ModelName } from '../phi/Phi.js';
+import { MODEL_NAMES } from '../phi/Phi.js';
 import type { RandomSource } from '../random.js';
 import {
   type ConfigurationOptions,
-  DEFAULT_MAX_CLASSES,
   DRAWN_QUEUES,
-  MAX_CLASSES,
   MAX_DRAWN_RETRIES,
-} from './drawConfiguration.js';
+  startConfiguration,
+} from './configurationDraw.js';
 
 /** A service's capacity is the base graph's times 2^u, u uniform in [−2, 2]. */
 const CAPACITY_OCTAVES = 2;
@@ -39,29 +38,11 @@ export function drawCallConfiguration(
   random: RandomSource,
   options: ConfigurationOptions = {},
 ): NetworkModel {
-  const maxClasses = options.maxClasses ?? DEFAULT_MAX_CLASSES;
-  const arrivalRate = options.arrivalRate ?? 300;
-  if (!(Number.isInteger(maxClasses) && maxClasses >= 1 && maxClasses <= MAX_CLASSES)) {
-    throw new RangeError(
-      `maxClasses should be an integer from 1 to ${MAX_CLASSES}, got ${maxClasses}`,
-    );
-  }
-  if (!(Number.isFinite(arrivalRate) && arrivalRate > 0)) {
-    throw new RangeError(
-      `arrivalRate should be a positive number (requests/s), got ${arrivalRate}`,
-    );
-  }
-  const uniform = (least: number, greatest: number) => least + (greatest - least) * random();
-  const integer = (least: number, greatest: number) =>
-    least + Math.floor(random() * (greatest - least + 1));
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-
-  const classCount = integer(1, maxClasses);
-  const classes = Array.from({ length: classCount }, (_, p) => ({
-    name: `c${p + 1}`,
-    retryLimit: integer(0, MAX_DRAWN_RETRIES),
-  }));
-  const networkModel: ModelName = pick(MODEL_NAMES);
+  const { arrivalRate, classes, networkModel, uniform, integer, pick } = startConfiguration(
+    random,
+    options,
+  );
+  const classCount = classes.length;
   const share = arrivalRate / classCount;
   const services = base.services.map((service, i): NetworkService => {
     const arrivals = classes.map(() => (i === 0 ? share * uniform(0.2, 1.8) : 0));

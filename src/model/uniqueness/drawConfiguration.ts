@@ -1,33 +1,19 @@
 import type { NetworkModel, NetworkRoute, NetworkService } from '../network/NetworkModel.js';
 import { routingGuarantee, routingRows, type UniquenessGuarantee } from '../network/structure.js';
-import { MODEL_NAMES, type ModelName } from '../phi/Phi.js';
+import { MODEL_NAMES } from '../phi/Phi.js';
 import type { RandomSource } from '../random.js';
-
-/** Default most classes: the paper's check used P < 10. */
-export const DEFAULT_MAX_CLASSES = 9;
-
-/** The most classes a configuration may have. */
-export const MAX_CLASSES = 20;
-
-/** Retry limits are drawn uniformly from 0 to this. */
-export const MAX_DRAWN_RETRIES = 8;
-
-/** The system capacities (m) a configuration's service may have: small ones exercise `mm1m`. */
-export const DRAWN_QUEUES: readonly number[] = [1, 2, 5, 10, 20, 50, 100];
+import {
+  type ConfigurationOptions,
+  DRAWN_QUEUES,
+  MAX_DRAWN_RETRIES,
+  startConfiguration,
+} from './configurationDraw.js';
 
 /** A service's capacity is the base graph's times 2^u, u uniform in [−2, 2]. */
 const CAPACITY_OCTAVES = 2;
 
 /** Most that a service routes onward when its row is not made to sum to exactly 1. */
 const ROW_CAP = 0.95;
-
-/** Options of {@link drawConfiguration}. */
-export interface ConfigurationOptions {
-  /** Most classes P; P is uniform in 1 … maxClasses. Default 9 (P < 10), at most 20. */
-  readonly maxClasses?: number;
-  /** Scale of the external arrivals, requests/s over all classes; default 300. */
-  readonly arrivalRate?: number;
-}
 
 /**
  * A random configuration of a routing network on the graph of `base` (its services, their
@@ -77,30 +63,12 @@ export function drawConfigurationWithGuarantee(
   random: RandomSource,
   options: ConfigurationOptions = {},
 ): { readonly network: NetworkModel; readonly guarantee: UniquenessGuarantee } {
-  const maxClasses = options.maxClasses ?? DEFAULT_MAX_CLASSES;
-  const arrivalRate = options.arrivalRate ?? 300;
-  if (!(Number.isInteger(maxClasses) && maxClasses >= 1 && maxClasses <= MAX_CLASSES)) {
-    throw new RangeError(
-      `maxClasses should be an integer from 1 to ${MAX_CLASSES}, got ${maxClasses}`,
-    );
-  }
-  if (!(Number.isFinite(arrivalRate) && arrivalRate > 0)) {
-    throw new RangeError(
-      `arrivalRate should be a positive number (requests/s), got ${arrivalRate}`,
-    );
-  }
-  const uniform = (least: number, greatest: number) => least + (greatest - least) * random();
-  const integer = (least: number, greatest: number) =>
-    least + Math.floor(random() * (greatest - least + 1));
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-
   const n = base.services.length;
-  const classCount = integer(1, maxClasses);
-  const classes = Array.from({ length: classCount }, (_, p) => ({
-    name: `c${p + 1}`,
-    retryLimit: integer(0, MAX_DRAWN_RETRIES),
-  }));
-  const networkModel: ModelName = pick(MODEL_NAMES);
+  const { arrivalRate, classes, networkModel, uniform, integer, pick } = startConfiguration(
+    random,
+    options,
+  );
+  const classCount = classes.length;
   const classDependent = classCount >= 2 && random() < 0.75;
 
   // rows[p][i]: the class-p routing row of service i, as (to, probability) pairs.

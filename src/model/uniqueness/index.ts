@@ -46,17 +46,16 @@ export {
   fixedPointDifference,
   largestRelativeDifference,
 } from './compareFixedPoints.js';
-export { deriveSeed } from './deriveSeed.js';
-export { drawCallConfiguration } from './drawCallConfiguration.js';
 export {
   type ConfigurationOptions,
   DEFAULT_MAX_CLASSES,
   DRAWN_QUEUES,
-  drawConfiguration,
-  drawConfigurationWithGuarantee,
   MAX_CLASSES,
   MAX_DRAWN_RETRIES,
-} from './drawConfiguration.js';
+} from './configurationDraw.js';
+export { deriveSeed } from './deriveSeed.js';
+export { drawCallConfiguration } from './drawCallConfiguration.js';
+export { drawConfiguration, drawConfigurationWithGuarantee } from './drawConfiguration.js';
 export {
   addCheck,
   type CheckSummary,
