@@ -190,6 +190,8 @@ interface Outcome {
   readonly closureAtSimulatedS: number;
   /** Per class: the rejection of the state the solver relaxes to started from the simulated s. */
   readonly fromSimulatedS: Readonly<Record<string, number>>;
+  /** Whether that relaxation converged (else its figures are the last iterate's). */
+  readonly fromSimulatedSConverged: boolean;
   /** Chains: the main figures with the `mm1m` law at every hop instead of `mixed`. */
   readonly mm1m?: NetworkReport;
   /** Per run: the equilibrium its measured window matched, and its first and last windows'. */
@@ -265,7 +267,13 @@ cases.forEach((c, index) => {
     c,
     report,
     closureAtSimulatedS: closureAt(c.network, simulatedS),
-    fromSimulatedS: endToEndOf(c.network, solveCalls(c.network, { initialS: simulatedS })),
+    ...(() => {
+      const relaxed = solveCalls(c.network, { initialS: simulatedS });
+      return {
+        fromSimulatedS: endToEndOf(c.network, relaxed),
+        fromSimulatedSConverged: relaxed.converged,
+      };
+    })(),
     ...(c.group === 'chain' ? { mm1m: analyzeNetwork(withLaw(c.network, 'mm1m')) } : {}),
     analysisSeconds: (t1 - t0) / 1000,
     simulated,
@@ -404,6 +412,7 @@ const csv = [
     'absGapAtSimulatedS',
     'closureAtSimulatedS',
     'relaxedFromSimulatedS',
+    'relaxedFromSimulatedSConverged',
     'analysisMm1m',
     'replications',
     'warmupS',
@@ -439,6 +448,7 @@ const csv = [
       r.gapAtSimulatedS,
       r.o.closureAtSimulatedS,
       r.o.fromSimulatedS[r.cls] ?? '',
+      r.o.fromSimulatedSConverged ? 'yes' : 'no',
       r.o.mm1m?.endToEnd[r.cls]?.rejection ?? '',
       r.o.c.run.replications,
       r.o.c.run.warmup,
@@ -655,8 +665,9 @@ for (const o of worstOutcomes) {
       `simulated s ${fmt(worstRow?.atSimulatedS ?? Number.NaN)}; attempts per request ` +
       `${fmt(o.report.load.attemptsPerRequest, 1)} analysed, ${fmt(o.simulated.attemptsPerRequest.mean, 1)} simulated. ` +
       `At the simulated s the model's load equations are off by up to ${fmt(o.closureAtSimulatedS, 3)} in s ` +
-      '(largest |φ(ρ(s)) − s|), and the relaxation started there settles at ' +
-      `${fmt(o.fromSimulatedS[worstRow?.cls ?? ''] ?? Number.NaN)} (${worstRow?.cls} class).`,
+      '(largest |φ(ρ(s)) − s|), and the relaxation started there ' +
+      (o.fromSimulatedSConverged ? 'settles at ' : 'does not settle (its last iterate: ') +
+      `${fmt(o.fromSimulatedS[worstRow?.cls ?? ''] ?? Number.NaN)}${o.fromSimulatedSConverged ? '' : ')'} (${worstRow?.cls} class).`,
     '',
     '| service | depth | μ | m | ρ₀ | analysis s | analysis ρ | simulated s | simulated ρ |',
     '| :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
