@@ -383,7 +383,17 @@ const chainSummary = summarise(byGroup('chain'));
 // CSV: every figure.
 
 const stateList = (o: Outcome) => o.report.equilibria.map((e) => e.kind).join('+');
-const matchList = (o: Outcome) => o.matches.map((m) => m.whole.kind).join('+');
+/**
+ * An equilibrium's name on the page: its kind, and its place in the list where two share a kind
+ * (a rising load that tipped into one storm beside another from saturation: "storm 1", "storm 2").
+ */
+const stateName = (o: Outcome, index: number, short = false): string => {
+  const kind = o.report.equilibria[index]?.kind ?? '?';
+  const shared = o.report.equilibria.filter((e) => e.kind === kind).length > 1;
+  const name = short ? kind[0] : kind;
+  return shared ? `${name}${short ? '' : ' '}${index + 1}` : name;
+};
+const matchList = (o: Outcome) => o.matches.map((m) => stateName(o, m.whole.index)).join('+');
 const csv = [
   csvLine([
     'group',
@@ -594,7 +604,8 @@ md.push(
   '### Bistable networks: which state the simulated runs matched',
   '',
   'Per run (in stream order): the equilibrium nearest its whole measured window, then its first ' +
-    '→ last window (h: healthy, s: storm), matched by the services where the states differ ' +
+    '→ last window (h: healthy, s: storm; the first state is the one the load raised from zero ' +
+    'reached, and where both are storms they are numbered s1, s2), matched by the services where the states differ ' +
     '("services apart": how many, and the largest difference of s between the states); ' +
     '"distance" is the largest |s_run − s_state| of the matched state over those services and ' +
     'runs. "End to end apart": the largest per-class difference of rejection between the two ' +
@@ -604,19 +615,19 @@ md.push(
 if (bistable.length === 0) md.push('None.', '');
 else {
   md.push(
-    '| case | ρ₀ | healthy (high / low) | storm (high / low) | stable? | end to end apart | services apart | simulation (high / low) | runs matched (whole window) | first → last window | largest distance |',
+    '| case | ρ₀ | first state (high / low) | second state (high / low) | stable? | end to end apart | services apart | simulation (high / low) | runs matched (whole window) | first → last window | largest distance |',
     '| :--- | ---: | :--- | :--- | :--- | ---: | :--- | :--- | :--- | :--- | ---: |',
   );
   for (const o of bistable) {
     const classes = o.c.network.classes.map((c) => c.name);
-    const state = (kind: 'healthy' | 'storm') => {
-      const e = o.report.equilibria.find((x) => x.kind === kind);
+    const state = (index: number) => {
+      const e = o.report.equilibria[index];
       return e === undefined
         ? 'n/a'
-        : classes.map((n) => fmt(e.endToEnd[n]?.rejection ?? Number.NaN)).join(' / ');
+        : `${stateName(o, index)}: ${classes.map((n) => fmt(e.endToEnd[n]?.rejection ?? Number.NaN)).join(' / ')}`;
     };
     const stable = o.report.equilibria
-      .map((e) => `${e.kind} ${e.stable ? 'yes' : 'no'}`)
+      .map((e, index) => `${stateName(o, index)} ${e.stable ? 'yes' : 'no'}`)
       .join(', ');
     const sim = classes
       .map((n) => pm(o.simulated.rejection[n]?.mean ?? Number.NaN, Number.NaN))
@@ -635,7 +646,7 @@ else {
     );
     const apartServices = serviceGaps.filter((d) => d > 0.02).length;
     md.push(
-      `| ${o.c.id} | ${fmt(o.c.rho0, 2)} | ${state('healthy')} | ${state('storm')} | ${stable} | ${fmt(apartEndToEnd)} | ${apartServices} (${fmt(max(serviceGaps), 3)}) | ${sim} | ${matchList(o)} | ${o.matches.map((m) => `${m.first.kind[0]}→${m.last.kind[0]}`).join(' ')} | ${fmt(max(o.matches.map((m) => m.whole.distance)), 3)} |`,
+      `| ${o.c.id} | ${fmt(o.c.rho0, 2)} | ${state(0)} | ${state(1)} | ${stable} | ${fmt(apartEndToEnd)} | ${apartServices} (${fmt(max(serviceGaps), 3)}) | ${sim} | ${matchList(o)} | ${o.matches.map((m) => `${stateName(o, m.first.index, true)}→${stateName(o, m.last.index, true)}`).join(' ')} | ${fmt(max(o.matches.map((m) => m.whole.distance)), 3)} |`,
     );
   }
   md.push('');
