@@ -1,9 +1,6 @@
-import { illinoisRoot } from '../numeric/illinois.js';
 import { mm1mMeanSojourn, mm1mSojournTail } from '../queue/mm1mSojourn.js';
+import { type TimedServiceLoad, timedServiceLoad } from '../queue/timedServiceLoad.js';
 import type { CallPlan } from './callPlan.js';
-
-/** Relative tolerance of a service's own load in a sweep (its local root). */
-const LOCAL_TOLERANCE = 1e-14;
 
 /**
  * The state of a call-graph network at given offered loads ρ_j, and one sweep of the solver's
@@ -52,8 +49,8 @@ export class CallSweep {
   /** Scratch: a service's τ per class before its local solve. */
   private readonly oldTau: Float64Array;
   /** The service whose local load is being solved, and its residual h(ρ) (made once: no closure per solve). */
-  private localService = 0;
-  private readonly localResidual: (rho: number) => number;
+
+  private readonly localView: { -readonly [K in keyof TimedServiceLoad]: TimedServiceLoad[K] };
 
   constructor(plan: CallPlan) {
     this.plan = plan;
@@ -71,8 +68,19 @@ export class CallSweep {
     this.callTime = new Float64Array(cells);
     this.timed = plan.timeout.some((x) => x > 0);
     this.oldTau = new Float64Array(plan.classCount);
-    this.localResidual = (rho: number) => this.localOffered(this.localService, rho) - rho;
     this.timedService = new Uint8Array(n);
+    this.localView = {
+      capacity: 1,
+      queue: 1,
+      phi: plan.phi[0] as (rho: number) => number,
+      classCount: plan.classCount,
+      offset: 0,
+      arrivals: this.callsIn,
+      retryLimits: plan.retryLimit,
+      timeouts: plan.timeout,
+      work: this.work,
+      callsTime: this.callsTime,
+    };
     plan.timeout.forEach((x, cell) => {
       if (x > 0) this.timedService[Math.floor(cell / plan.classCount)] = 1;
     });
@@ -244,72 +252,12 @@ export class CallSweep {
    * h(ρ) = Σ_p calls_p A_p(ρ)/μ − ρ met first from `start` in the direction of h(start).
    */
   private localLoad(j: number, start: number): number {
-    const plan = this.plan;
-    const P = plan.classCount;
-    const mu = plan.capacity[j] as number;
-    let most = 0;
-    for (let p = 0; p < P; p++) {
-      const cell = j * P + p;
-      most += ((this.callsIn[cell] as number) * ((plan.retryLimit[cell] as number) + 1)) / mu;
-    }
-    if (most <= 0) return 0;
-    this.localService = j;
-    const h = this.localResidual;
-    // h(0) > 0 and h(most) ≤ 0 (A ≤ k + 1): a root lies in [0, most].
-    const x0 = Math.min(Math.max(start, 0), most);
-    const h0 = h(x0);
-    if (Math.abs(h0) <= LOCAL_TOLERANCE * x0 || h0 === 0) return x0;
-    const up = h0 > 0;
-    const far = up ? most : 0;
-    // The plain step T(x0) never passes the nearest root (T rises); from there, secant steps
-    // (pushed a little further, and at most doubling the way travelled so none jumps over the
-    // nearest root) until the sign changes, then false position inside the bracket.
-    let a = x0;
-    let ha = h0;
-    let b = Math.min(Math.max(x0 + h0, 0), most);
-    let hb = h(b);
-    // At the far end h has the sign the bracket needs (rounding aside).
-    if (b === far) hb = up ? Math.min(hb, 0) : Math.max(hb, 0);
-    for (let tries = 0; tries < 200 && hb !== 0 && hb > 0 === up; tries++) {
-      if (Math.abs(hb) <= LOCAL_TOLERANCE * b) return b;
-      const secant = ha !== hb ? b - (hb * (b - a)) / (hb - ha) : b + (b - a);
-      let next = secant + 0.1 * (secant - b);
-      if (up ? next <= b : next >= b) next = b + (b - a);
-      const limit = b + 2 * (b - x0);
-      next = up ? Math.min(next, limit, far) : Math.max(next, limit, far);
-      if (next === b) break;
-      a = b;
-      ha = hb;
-      b = next;
-      hb = h(b);
-      if (b === far) hb = up ? Math.min(hb, 0) : Math.max(hb, 0);
-    }
-    if (hb === 0) return b;
-    // Within a few ulps of the root h is rounding noise and may not change sign: take the end
-    // nearer to zero.
-    if (hb > 0 === ha > 0) return Math.abs(hb) < Math.abs(ha) ? b : a;
-    return illinoisRoot(h, a, ha, b, hb, LOCAL_TOLERANCE * Math.max(a, b));
-  }
-
-  /** Σ_p calls_p A_p(ρ) / μ_j: the offered load the calls make at ρ (W and call times held). */
-  private localOffered(j: number, rho: number): number {
-    const plan = this.plan;
-    const P = plan.classCount;
-    const s = (plan.phi[j] as (r: number) => number)(rho);
-    const m = plan.queue[j] as number;
-    const mu = plan.capacity[j] as number;
-    let attempts = 0;
-    for (let p = 0; p < P; p++) {
-      const cell = j * P + p;
-      const calls = this.callsIn[cell] as number;
-      if (calls <= 0) continue;
-      const tau = this.timeoutProbability(cell, rho, m, mu);
-      const q = (1 - s) * (1 - tau) * (this.work[cell] as number);
-      const k = plan.retryLimit[cell] as number;
-      const success = q >= 1 ? 1 : -Math.expm1((k + 1) * Math.log1p(-q));
-      attempts += calls * (q > 0 ? success / q : k + 1);
-    }
-    return attempts / mu;
+    const view = this.localView;
+    view.capacity = this.plan.capacity[j] as number;
+    view.queue = this.plan.queue[j] as number;
+    view.phi = this.plan.phi[j] as (r: number) => number;
+    view.offset = j * this.plan.classCount;
+    return timedServiceLoad(view, start);
   }
 
   /** W at cell: the probability that every call of an accepted attempt succeeds. */
