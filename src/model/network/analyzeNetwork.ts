@@ -115,7 +115,7 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
   }
   const classNames = network.classes.map((c) => c.name);
   const useCalls = !timedRouting && (mode === 'calls' || timed);
-  const states: { kind: 'healthy' | 'storm'; state: SolvedState; stable: boolean }[] = [];
+  const states: ReportedState[] = [];
   let converged: boolean;
   let iterations: number;
   let residual: number;
@@ -127,13 +127,9 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
     if (!('form' in given)) {
       throw new TypeError('equilibria: a routing network needs RoutingEquilibria');
     }
-    const { equilibria: found, tips } = given;
-    if (given.stormUnsettled === true) stormUnsettled = true;
-    if (found.length === 0) throw new RangeError('equilibria: expected at least one');
-    if (tips.length > 0) tippedAt = tips[0];
-    for (const { kind, solution } of found)
-      states.push({ kind, stable: solution.stable, state: timedRoutingState(solution) });
-    ({ converged, iterations, residual } = (found[0] as (typeof found)[number]).solution);
+    const first = takeEquilibria(given, timedRoutingState, states);
+    ({ converged, iterations, residual } = first);
+    ({ tippedAt, stormUnsettled } = tipsOf(given));
   } else if (!useCalls) {
     const solution = solveRouting(network, { tolerance, maxIterations: options.maxIterations });
     states.push({
@@ -154,14 +150,9 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
       options.equilibria ??
       callEquilibria(network, { tolerance, maxIterations: options.maxIterations });
     if ('form' in given) throw new TypeError('equilibria: a call graph needs CallEquilibria');
-    const { equilibria: found, tips } = given;
-    if (given.stormUnsettled === true) stormUnsettled = true;
-    if (found.length === 0) throw new RangeError('equilibria: expected at least one');
-    if (tips.length > 0) tippedAt = tips[0];
-    for (const { kind, solution } of found)
-      states.push({ kind, stable: solution.stable, state: callState(solution) });
-    const first = (found[0] as (typeof found)[number]).solution;
+    const first = takeEquilibria(given, callState, states);
     ({ converged, iterations, residual } = first);
+    ({ tippedAt, stormUnsettled } = tipsOf(given));
     if (!converged && first.swings !== undefined) {
       swinging = first.swings.map((swing) => ({
         service: network.services[swing.service]?.name ?? String(swing.service),
@@ -210,6 +201,34 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
     },
     load: main.load,
   };
+}
+
+/** A solved state in the report's terms, and its kind. */
+type ReportedState = { kind: 'healthy' | 'storm'; state: SolvedState; stable: boolean };
+
+/**
+ * Appends the equilibria found (in their order) to `states`, as tables; returns the first one's
+ * solution, whose convergence the report gives.
+ * @throws RangeError when none was found.
+ */
+function takeEquilibria<S extends { readonly stable: boolean }>(
+  given: { readonly equilibria: readonly { kind: 'healthy' | 'storm'; solution: S }[] },
+  toState: (solution: S) => SolvedState,
+  states: ReportedState[],
+): S {
+  const [first] = given.equilibria;
+  if (first === undefined) throw new RangeError('equilibria: expected at least one');
+  for (const { kind, solution } of given.equilibria)
+    states.push({ kind, stable: solution.stable, state: toState(solution) });
+  return first.solution;
+}
+
+/** Where the rising load first tipped, and whether the search from saturation did not settle. */
+function tipsOf(given: { readonly tips: readonly number[]; readonly stormUnsettled?: boolean }): {
+  tippedAt: number | undefined;
+  stormUnsettled: boolean;
+} {
+  return { tippedAt: given.tips[0], stormUnsettled: given.stormUnsettled === true };
 }
 
 function hasCalls(network: NetworkModel): boolean {
