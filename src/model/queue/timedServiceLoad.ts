@@ -90,6 +90,22 @@ export function timedOfferedLoad(service: TimedServiceLoad, rho: number): number
 }
 
 /**
+ * h(ρ) = T(ρ) − ρ of each service object, made once per object: a solver that keeps one object
+ * and moves it from service to service (as the call-graph sweep does) makes one closure in all,
+ * not one per solve (a closure per solve cost the sweeps a third of their time under tsx).
+ */
+const residuals = new WeakMap<TimedServiceLoad, (rho: number) => number>();
+
+function residualOf(service: TimedServiceLoad): (rho: number) => number {
+  let h = residuals.get(service);
+  if (h === undefined) {
+    h = (rho: number) => timedOfferedLoad(service, rho) - rho;
+    residuals.set(service, h);
+  }
+  return h;
+}
+
+/**
  * The offered load ρ of a service with per-try timeouts: the root of h(ρ) = T(ρ) − ρ (see
  * {@link timedOfferedLoad}) met first from `start` in the direction of h(start) — the state the
  * service's own queue relaxes to from there. T rises with ρ (more rejection and more timeouts,
@@ -120,7 +136,7 @@ export function timedServiceLoad(service: TimedServiceLoad, start: number): numb
     most += ((arrivals[k] as number) * ((retryLimits[k] as number) + 1)) / mu;
   }
   if (most <= 0) return 0;
-  const h = (rho: number) => timedOfferedLoad(service, rho) - rho;
+  const h = residualOf(service);
   // h(0) > 0 and h(most) ≤ 0 (A ≤ k + 1): a root lies in [0, most].
   const x0 = Math.min(Math.max(start, 0), most);
   const h0 = h(x0);
