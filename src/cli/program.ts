@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { isSpecError } from '../spec/SpecError.js';
 import { analyzeCommand, type CommandOutput } from './analyzeCommand.js';
@@ -26,9 +27,16 @@ import {
 /** Exit code for bad input of every kind: a bad file, option or argument. */
 export const EXIT_BAD_INPUT = 2;
 
+/** The package's version, from the package.json beside `src/` and `dist/`. */
+function packageVersion(): string {
+  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}
+
 function program(): Command {
   const cli = new Command('difftry')
     .description('Differential retries (DiffTry): analyse and simulate priority-aware retries')
+    .version(packageVersion(), '-V, --version', 'print the version and exit')
     .showHelpAfterError(false)
     .exitOverride();
   cli.configureOutput({
