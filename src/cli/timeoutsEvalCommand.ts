@@ -60,17 +60,21 @@ export interface TimeoutsEvalOptions {
   readonly requests?: number;
 }
 
-/** Parses `--scenario NAME|all`. */
+/**
+ * Parses `--scenario NAME|all` (a list with commas). Names are taken in any case and with spaces
+ * or underscores for dashes, so the labels the tables print (`Spikes`, `Random walk`) work too.
+ */
 export function parseScenarios(text: string): TimeoutScenarioName[] {
-  if (text === 'all') return [...TIMEOUT_SCENARIO_NAMES];
-  const names = text.split(',').map((name) => name.trim());
-  for (const name of names) {
+  if (text.trim().toLowerCase() === 'all') return [...TIMEOUT_SCENARIO_NAMES];
+  const given = text.split(',').map((name) => name.trim());
+  const names = given.map((name) => name.toLowerCase().replace(/[\s_]+/g, '-'));
+  names.forEach((name, i) => {
     if (!isTimeoutScenarioName(name)) {
       throw new UsageError(
-        `--scenario: expected all or one of ${TIMEOUT_SCENARIO_NAMES.join(', ')}, got "${name}"`,
+        `--scenario: expected all or one of ${TIMEOUT_SCENARIO_NAMES.join(', ')}, got "${given[i]}"`,
       );
     }
-  }
+  });
   return names as TimeoutScenarioName[];
 }
 
