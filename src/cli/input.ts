@@ -39,7 +39,13 @@ export function parseRetries(text: string): Record<string, number> {
         `--retries: expected NAME=INTEGER pairs separated by commas (0 to 100), got "${part}"`,
       );
     }
-    retries[match[1] as string] = limit;
+    const name = match[1] as string;
+    if (Object.hasOwn(retries, name)) {
+      throw new UsageError(
+        `--retries: class "${name}" is given twice (${name}=${retries[name]} and ${name}=${limit}); give each class once`,
+      );
+    }
+    retries[name] = limit;
   }
   return retries;
 }
