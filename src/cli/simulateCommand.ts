@@ -29,7 +29,14 @@ import { simulateSweep } from './simulateSweep.js';
 import { formatWindows, windowCsv } from './simulateWindows.js';
 import { type RunLength, timeoutSetting, toSingleServiceConfig } from './simulationConfig.js';
 import { parseSweep } from './sweep.js';
-import { type Column, fixed, formatTable, groupedRows, withCi } from './table.js';
+import {
+  type Column,
+  fixed,
+  formatTable,
+  groupedRows,
+  withCi,
+  withUndefinedNote,
+} from './table.js';
 import { UsageError } from './UsageError.js';
 
 /** Options of `difftry simulate`. */
@@ -129,7 +136,7 @@ export async function simulateCommand(options: SimulateOptions): Promise<Command
     const withAnalysis = analysis === undefined ? document : { ...document, analysis };
     return { stdout: JSON.stringify(withAnalysis, null, 2) };
   }
-  return { stdout: formatSimulation(model, document, analysis) };
+  return { stdout: withUndefinedNote(formatSimulation(model, document, analysis)) };
 }
 
 /**
@@ -246,7 +253,7 @@ async function simulateNetworkCommand(
       formatWindows(windows, setting !== null),
     );
   }
-  return { stdout: lines.join('\n'), stderr };
+  return { stdout: withUndefinedNote(lines.join('\n')), stderr };
 }
 
 /** The predicted end-to-end rejection of a class, `*`-marked if the analysis did not converge. */

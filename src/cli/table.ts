@@ -34,12 +34,30 @@ export function formatTable(
 
 /** Formats a probability or ratio with 4 decimals. */
 export function fixed(value: number, digits = 4): string {
+  if (Number.isNaN(value)) return UNDEFINED_CELL;
   return Number.isFinite(value) ? value.toFixed(digits) : String(value);
 }
 
-/** Formats a value with its 95 % half-width: `0.2031 ± 0.0040`. */
+/** What a table prints for a figure that is not defined (NaN): see {@link UNDEFINED_NOTE}. */
+export const UNDEFINED_CELL = '—';
+
+/** The footnote of a simulation table with an {@link UNDEFINED_CELL} in it. */
+export const UNDEFINED_NOTE =
+  '—: not defined. A class with no requests has no rejection, one replication no half-width,\n' +
+  '   a class with no successful request no latency, a run the analysis does not model no prediction.';
+
+/**
+ * Formats a value with its 95 % half-width: `0.2031 ± 0.0040`; `—` for a value that is not
+ * defined, `0.2031 ± —` for a half-width that is not (one replication).
+ */
 export function withCi(value: number, ci95: number, digits = 4): string {
+  if (Number.isNaN(value)) return UNDEFINED_CELL;
   return `${fixed(value, digits)} ± ${fixed(ci95, digits)}`;
+}
+
+/** The text with {@link UNDEFINED_NOTE} under it when some cell printed {@link UNDEFINED_CELL}. */
+export function withUndefinedNote(text: string): string {
+  return text.includes(UNDEFINED_CELL) ? `${text}\n${UNDEFINED_NOTE}` : text;
 }
 
 /**
