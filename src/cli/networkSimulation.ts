@@ -6,7 +6,7 @@ import type { NetworkReport } from '../model/network/NetworkReport.js';
 import type { TimeoutStrategyDescription } from '../policy/timeouts/createTimeoutStrategy.js';
 import { type ReplicatedNetworkResult, replicateNetwork } from '../sim/network/replicateNetwork.js';
 import type { SimulateNetworkOptions } from '../sim/network/simulateNetwork.js';
-import type { NetworkStrategy } from '../sim/network/strategy.js';
+import { type NetworkStrategy, usesUniformLimits } from '../sim/network/strategy.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import { type NetworkOverrides, toNetworkModel } from '../spec/toNetworkModel.js';
 import type { SimulateOptions } from './simulateCommand.js';
@@ -202,7 +202,13 @@ export function networkSimulationDocument(
   });
   return {
     strategy: result.strategy,
-    classes: model.classes.map((c) => ({ name: c.name, retries: c.retryLimit })),
+    // The limits in force: every strategy but DiffTry gives every class the highest class's.
+    classes: model.classes.map((c) => ({
+      name: c.name,
+      retries: usesUniformLimits(result.strategy)
+        ? (model.classes[0]?.retryLimit ?? c.retryLimit)
+        : c.retryLimit,
+    })),
     services,
     endToEnd,
     load: { ...result.load },
