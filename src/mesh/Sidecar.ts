@@ -3,7 +3,7 @@ import type { RandomSource } from '../model/random.js';
 import type { Clock } from '../policy/Clock.js';
 import { type ClassOptions, classTable } from '../policy/classes/ClassTable.js';
 import { systemClock } from '../runtime/retryPolicy.js';
-import { checkSidecarConfig } from '../spec/parseSidecarConfig.js';
+import { checkSidecarConfig, parseEdgeValueList } from '../spec/parseSidecarConfig.js';
 import { SpecError } from '../spec/SpecError.js';
 import { parseListen, type SidecarConfig, type SidecarConfigInput } from '../spec/sidecarSchema.js';
 import { adminEndpoints } from './adminEndpoints.js';
@@ -152,9 +152,10 @@ export async function startSidecar(
         ...(rule.header !== undefined && { header: rule.header }),
         ...(rule.value !== undefined && { values: [rule.value] }),
         ...(rule.valueEnv !== undefined && {
-          values: fromEnv(`inbound.edge.rules[${i}].valueEnv`, rule.valueEnv, 'the values to match')
-            .split(',')
-            .map((value) => value.trim()),
+          values: parseEdgeValueList(
+            fromEnv(`inbound.edge.rules[${i}].valueEnv`, rule.valueEnv, 'the values to match'),
+            { file: source, path: `inbound.edge.rules[${i}].valueEnv`, variable: rule.valueEnv },
+          ),
         }),
         class: rule.class,
       }),

@@ -1,5 +1,6 @@
 import { parseSpecDocument, type SpecKind, validateSpecValue } from './parseSpecDocument.js';
 import { readSpecFile } from './readSpecFile.js';
+import { SpecError } from './SpecError.js';
 import { type SidecarConfig, sidecarConfigSchema } from './sidecarSchema.js';
 
 const SIDECAR: SpecKind = {
@@ -43,4 +44,47 @@ export function checkSidecarConfig(value: unknown, source = 'sidecar config'): S
  */
 export async function loadSidecarConfigFile(path: string): Promise<SidecarConfig> {
   return parseSidecarConfig(await readSpecFile(path, 'a readable sidecar config file'), path);
+}
+
+/** Where {@link parseEdgeValueList} read its text, for its one-line error. */
+export interface EdgeValueListSource {
+  /** How the message names the config (its file). */
+  readonly file: string;
+  /** The place in the config: `inbound.edge.rules[1].valueEnv`. */
+  readonly path: string;
+  /** The environment variable that held the text: `PREMIUM_KEYS`. */
+  readonly variable: string;
+}
+
+/**
+ * Splits the accepted values of an edge rule's `valueEnv` (API keys, comma-separated, spaces
+ * around each trimmed). A blank entry (`k1,k2,`, `" "`, `k1, ,k2`) is refused rather than
+ * skipped: it would accept a request whose header is present and empty, and a list written with
+ * one is more likely a mistake (an unset variable spliced in) than a wish.
+ *
+ * The values are secrets, so the error names the variable and the entry's position (1-based),
+ * never a value.
+ * @throws {SpecError} `DIFFTRY_SPEC_INVALID` for a blank entry.
+ * @example
+ * ```ts
+ * const at = { file: 'a.yaml', path: 'inbound.edge.rules[0].valueEnv', variable: 'KEYS' };
+ * parseEdgeValueList('k1, k2', at); // ['k1', 'k2']
+ * parseEdgeValueList('k1,,k2', at);
+ * // throws SpecError: a.yaml: inbound.edge.rules[0].valueEnv: environment variable KEYS has a
+ * // blank entry at position 2 of 3, expected comma-separated non-blank values
+ * ```
+ */
+export function parseEdgeValueList(text: string, source: EdgeValueListSource): readonly string[] {
+  const values = text.split(',').map((value) => value.trim());
+  const blank = values.indexOf('');
+  if (blank >= 0) {
+    throw SpecError.of({
+      code: 'DIFFTRY_SPEC_INVALID',
+      file: source.file,
+      path: source.path,
+      expected: 'comma-separated non-blank values',
+      problem: `environment variable ${source.variable} has a blank entry at position ${blank + 1} of ${values.length}, expected comma-separated non-blank values`,
+    });
+  }
+  return values;
 }

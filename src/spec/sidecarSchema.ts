@@ -131,7 +131,8 @@ export const edgeRuleSchema = described(
     path: pathPrefix().optional(),
     method: described(z.string().regex(TOKEN), 'an HTTP method').optional(),
     header: headerName().optional(),
-    value: described(z.string(), 'a string').optional(),
+    // A blank value would accept a header sent empty (`x-api-key:`), as if it were a key.
+    value: described(z.string().regex(/\S/), 'a non-blank string').optional(),
     valueEnv: envName().optional(),
     class: classRef(),
   }),
