@@ -1,8 +1,13 @@
+import { normalizeRequestPath } from './normalizePath.js';
+
 /** What an edge rule can look at in a request. */
 export interface EdgeRequest {
   /** The method, as sent (compared case-insensitively). */
   readonly method: string;
-  /** The path without its query: `/reserve/42`. */
+  /**
+   * The path without its query: `/reserve/42`. The inbound listener passes it normalised by
+   * {@link normalizeRequestPath}, the form the application is then given.
+   */
   readonly path: string;
   /** The value of a header (lower-case name), the first if repeated; undefined if absent. */
   header(name: string): string | undefined;
@@ -13,7 +18,10 @@ export interface EdgeRequest {
  * resolved to `values` before the rules are compiled (the rules stay pure).
  */
 export interface EdgeRule {
-  /** A path prefix, matched on segment boundaries: `/reserve` matches `/reserve/1`, not `/reserved`. */
+  /**
+   * A path prefix, matched on segment boundaries: `/reserve` matches `/reserve/1`, not `/reserved`.
+   * Normalised as request paths are (`/%7Euser` is `/~user`), so a rule and a request agree.
+   */
   readonly path?: string;
   /** An HTTP method, case-insensitive. */
   readonly method?: string;
@@ -41,7 +49,7 @@ export function edgeClassifier(
   fallback?: string,
 ): (request: EdgeRequest) => string | undefined {
   const compiled = rules.map((rule) => {
-    const prefix = rule.path === undefined ? undefined : trimSlash(rule.path);
+    const prefix = rule.path === undefined ? undefined : trimSlash(canonicalPrefix(rule.path));
     const method = rule.method?.toUpperCase();
     const header = rule.header?.toLowerCase();
     const values = rule.values === undefined ? undefined : new Set(rule.values);
@@ -63,6 +71,15 @@ export function edgeClassifier(
     }
     return fallback;
   };
+}
+
+/**
+ * A rule's path in the form requests are matched in; one the normaliser refuses (`/a%2Fb`) is kept
+ * as written, since no request carrying it gets past the listener anyway.
+ */
+function canonicalPrefix(path: string): string {
+  const normalized = normalizeRequestPath(path);
+  return normalized.ok ? normalized.path : path;
 }
 
 /** `/a/` → `/a`; `/` → `` (which every path has as a prefix). */

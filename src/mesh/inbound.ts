@@ -8,6 +8,7 @@ import type { InboundConfig, SidecarLimits } from '../spec/sidecarSchema.js';
 import { AdmissionGate } from './AdmissionGate.js';
 import type { EdgeRequest } from './edgeRules.js';
 import type { RequestHandler } from './httpListener.js';
+import { normalizeRequestPath } from './normalizePath.js';
 import { dispatchBody, streamBody } from './requestBody.js';
 import type { RequestHead } from './requestHead.js';
 import { ResponseRelay, sendPlain } from './responseRelay.js';
@@ -69,12 +70,11 @@ export function createInbound(options: InboundOptions): Inbound {
   };
   const describe = (error: Error) => `difftry: application of ${options.service}: ${error.message}`;
 
-  const classify = (req: IncomingMessage, head: RequestHead): string => {
+  const classify = (req: IncomingMessage, head: RequestHead, path: string): string => {
     if (head.classValue !== undefined && peer?.(head.peerValue) !== undefined) {
       return classes.resolve(head.classValue);
     }
     if (edge === undefined) return edgeDefault;
-    const path = (req.url ?? '/').split('?', 1)[0] as string;
     return classes.resolve(
       edge({
         method: req.method ?? 'GET',
@@ -89,7 +89,24 @@ export function createInbound(options: InboundOptions): Inbound {
 
   const handle: RequestHandler = (req, res, head) => {
     if (serveAdmin?.(req, res)) return;
-    const className = classify(req, head);
+    const received = req.url ?? '/';
+    let target = received;
+    let path = received.split('?', 1)[0] as string;
+    let host = head.host;
+    if (edge !== undefined) {
+      // At the edge the path decides the class: decide on the canonical path and send the
+      // application exactly that, so it cannot resolve the target to another resource.
+      const normalized = normalizeRequestPath(received);
+      if (!normalized.ok) {
+        sendPlain(res, 400, `difftry: request target refused: ${normalized.reason}`);
+        return;
+      }
+      path = normalized.path;
+      target = normalized.path + normalized.query;
+      // RFC 9112 §3.2.2: an absolute-form target's authority replaces the Host header.
+      if (normalized.authority !== undefined) host = normalized.authority;
+    }
+    const className = classify(req, head, path);
     const meter = meters.get(className) as InboundMeters;
     meter.arrival();
     const arrivedAt = performance.now();
@@ -110,7 +127,7 @@ export function createInbound(options: InboundOptions): Inbound {
         }
         const headers = head.headers;
         headers[classHeader] = className;
-        if (head.host !== undefined) headers.host = head.host;
+        if (host !== undefined) headers.host = host;
         if (deadlineMs !== undefined) {
           // Time spent in the queue is time the caller no longer has.
           const leftMs = Math.floor(deadlineMs - clock());
@@ -122,7 +139,7 @@ export function createInbound(options: InboundOptions): Inbound {
         }
         const hasBody = head.chunked || head.contentLength > 0;
         const opts: Dispatcher.DispatchOptions = {
-          path: basePath + (req.url ?? '/'),
+          path: basePath + target,
           method: req.method as Dispatcher.HttpMethod,
           headers,
           body: hasBody ? dispatchBody(streamBody(req, limits.maxBodyBytes)) : undefined,

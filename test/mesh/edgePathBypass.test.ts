@@ -1,0 +1,220 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type SidecarHandle, startSidecar } from '../../src/mesh/index.js';
+
+// Issue 13, item 1: edge path rules must see the path the application serves. An edge sidecar
+// sits in front of a node:http app (127.0.0.1, port 0) that echoes the target it received and the
+// class header; every request is sent as raw bytes, since a client library would resolve the dot
+// segments itself and hide the bypass.
+
+const TEST_TIMEOUT_MS = 15_000;
+const REQUEST_TIMEOUT_MS = 5_000;
+
+interface Echo {
+  readonly path: string;
+  readonly className: string | undefined;
+  readonly host: string | undefined;
+}
+
+interface RawAnswer {
+  readonly status: number;
+  readonly body: string;
+}
+
+const closers: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+/** The application: answers 200 with what it received, as JSON; `seen` lists every target. */
+async function echoApp(seen: string[]): Promise<string> {
+  const server: Server = createServer((req, res) => {
+    seen.push(req.url ?? '');
+    const echo: Echo = {
+      path: req.url ?? '',
+      className: req.headers['x-priority'] as string | undefined,
+      host: req.headers.host,
+    };
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(echo));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  const { port } = server.address() as AddressInfo;
+  return `http://127.0.0.1:${port}`;
+}
+
+async function edgeSidecar(
+  rules: readonly { path: string; class: string }[],
+  fallback: string,
+  seen: string[] = [],
+): Promise<SidecarHandle> {
+  const app = await echoApp(seen);
+  const sidecar = await startSidecar(
+    {
+      service: 'frontend',
+      classes: [
+        { name: 'high', retries: 1 },
+        { name: 'low', retries: 0 },
+      ],
+      backoff: { kind: 'constant', delayMs: 0 },
+      inbound: {
+        listen: '127.0.0.1:0',
+        app,
+        capacity: 10,
+        edge: { rules: [...rules], default: fallback },
+      },
+    },
+    { env: {} },
+  );
+  closers.push(() => sidecar.close({ graceMs: 0 }));
+  return sidecar;
+}
+
+/** Sends `GET target` as raw bytes and reads the answer until the sidecar closes. */
+function rawGet(url: string, target: string): Promise<RawAnswer> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`raw GET ${target} timed out`));
+    }, REQUEST_TIMEOUT_MS);
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk.toString('latin1');
+    });
+    socket.on('error', () => {}); // a reset after the answer is fine; the answer is what counts
+    socket.on('close', () => {
+      clearTimeout(timer);
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? Number.NaN);
+      const split = received.indexOf('\r\n\r\n');
+      const head = split < 0 ? received : received.slice(0, split);
+      const rest = split < 0 ? '' : received.slice(split + 4);
+      resolve({
+        status,
+        body: /\r\ntransfer-encoding: *chunked/i.test(head) ? dechunk(rest) : rest,
+      });
+    });
+    socket.write(`GET ${target} HTTP/1.1\r\nHost: frontend\r\nConnection: close\r\n\r\n`);
+  });
+}
+
+/** The body of a chunked message (sizes in hex, each chunk followed by CRLF). */
+function dechunk(text: string): string {
+  let body = '';
+  let at = 0;
+  for (;;) {
+    const lineEnd = text.indexOf('\r\n', at);
+    const size = Number.parseInt(text.slice(at, lineEnd), 16);
+    if (lineEnd < 0 || !(size > 0)) return body;
+    body += text.slice(lineEnd + 2, lineEnd + 2 + size);
+    at = lineEnd + 2 + size + 2;
+  }
+}
+
+async function served(url: string, target: string): Promise<Echo> {
+  const answer = await rawGet(url, target);
+  if (answer.status !== 200) {
+    throw new Error(`GET ${target}: expected 200, got ${answer.status} ${answer.body}`);
+  }
+  return JSON.parse(answer.body) as Echo;
+}
+
+describe('edge path rules: what is classified is what is served', {
+  timeout: TEST_TIMEOUT_MS,
+}, () => {
+  it.each([
+    ['/premium/x', 'high', '/premium/x'],
+    ['/premium', 'high', '/premium'],
+    ['/premium/x?next=/admin/../x', 'high', '/premium/x?next=/admin/../x'],
+    ['/premium/../admin', 'low', '/admin'],
+    ['/premium/%2e%2e/admin', 'low', '/admin'],
+    ['/premium/%2E%2E/admin', 'low', '/admin'],
+    ['/premium/./../admin', 'low', '/admin'],
+    ['/premium/.%2e/admin', 'low', '/admin'],
+    ['/admin/../premium/x', 'high', '/premium/x'],
+    ['/%70remium/x', 'high', '/premium/x'],
+    ['//premium/x', 'high', '/premium/x'],
+    ['http://anything/premium/../admin', 'low', '/admin'],
+    ['http://anything/premium/x?q=1', 'high', '/premium/x?q=1'],
+  ])('promotion rule: GET %s is %s and serves %s', async (target, className, path) => {
+    const sidecar = await edgeSidecar([{ path: '/premium', class: 'high' }], 'low');
+    const echo = await served(sidecar.inboundUrl as string, target);
+    expect({ target, className: echo.className, path: echo.path }).toStrictEqual({
+      target,
+      className,
+      path,
+    });
+  });
+
+  it.each([
+    ['/bulk/x', 'low', '/bulk/x'],
+    ['/./bulk/x', 'low', '/bulk/x'],
+    ['/x/../bulk/x', 'low', '/bulk/x'],
+    ['/%2e/bulk/x', 'low', '/bulk/x'],
+    ['/x/%2E%2E/bulk/x', 'low', '/bulk/x'],
+    ['/x//bulk/x', 'high', '/x/bulk/x'],
+    ['http://anything/./bulk/x', 'low', '/bulk/x'],
+    ['/other', 'high', '/other'],
+  ])('demotion rule: GET %s is %s and serves %s', async (target, className, path) => {
+    const sidecar = await edgeSidecar([{ path: '/bulk', class: 'low' }], 'high');
+    const echo = await served(sidecar.inboundUrl as string, target);
+    expect({ target, className: echo.className, path: echo.path }).toStrictEqual({
+      target,
+      className,
+      path,
+    });
+  });
+
+  it('matches a rule written with escapes as its requests arrive', async () => {
+    const sidecar = await edgeSidecar([{ path: '/%7Euser/', class: 'high' }], 'low');
+    for (const target of ['/~user/x', '/%7euser/x', '/%7Euser/./x']) {
+      expect(await served(sidecar.inboundUrl as string, target)).toMatchObject({
+        path: '/~user/x',
+        className: 'high',
+      });
+    }
+  });
+
+  it('sends an absolute-form target on with its authority as Host', async () => {
+    const sidecar = await edgeSidecar([{ path: '/premium', class: 'high' }], 'low');
+    const echo = await served(sidecar.inboundUrl as string, 'http://shop.example/premium/x');
+    expect(echo).toStrictEqual({ path: '/premium/x', className: 'high', host: 'shop.example' });
+  });
+
+  it.each([
+    '/premium/..%2Fadmin',
+    '/premium/..%2fadmin',
+    '/premium/..%5Cadmin',
+    '/premium/..\\admin',
+    '/premium/%00/x',
+    '/premium/%252e%252e/admin',
+    '/premium/..;/admin',
+    '/premium/%zz',
+    'ftp://anything/premium/x',
+  ])('answers 400 to the ambiguous GET %s, and the application sees nothing', async (target) => {
+    const seen: string[] = [];
+    const sidecar = await edgeSidecar([{ path: '/premium', class: 'high' }], 'low', seen);
+    const answer = await rawGet(sidecar.inboundUrl as string, target);
+    expect({ target, status: answer.status, seen }).toStrictEqual({
+      target,
+      status: 400,
+      seen: [],
+    });
+    // The same sidecar still serves a plain request: one bad target costs nothing else.
+    expect(await served(sidecar.inboundUrl as string, '/premium/x')).toMatchObject({
+      path: '/premium/x',
+      className: 'high',
+    });
+  });
+});
