@@ -31,3 +31,39 @@ export async function checkOutputPath(path: string, option: string): Promise<voi
     throw new UsageError(`${option}: cannot write ${path}: permission denied`);
   }
 }
+
+/**
+ * Checks, before a long run starts, that a directory can be written at `path` (created with its
+ * parents if absent): nothing there but a directory, and the nearest existing ancestor a
+ * writable directory.
+ * @param option the option that named the path, as the message states it: `--out`.
+ * @throws UsageError naming the option, the path and what is wrong.
+ * @example
+ * ```ts
+ * await checkOutputDirectory('runs/fig5', '--out'); // throws if runs is a file
+ * ```
+ */
+export async function checkOutputDirectory(path: string, option: string): Promise<void> {
+  let at = path;
+  for (;;) {
+    const existing = await stat(at).catch(() => undefined);
+    if (existing !== undefined) {
+      if (!existing.isDirectory()) {
+        throw new UsageError(
+          at === path
+            ? `${option}: ${path} is a file; expected a directory to write into`
+            : `${option}: cannot create ${path}: ${at} is a file`,
+        );
+      }
+      try {
+        await access(at, constants.W_OK);
+      } catch {
+        throw new UsageError(`${option}: cannot write into ${path}: permission denied on ${at}`);
+      }
+      return;
+    }
+    const parent = dirname(at);
+    if (parent === at) return;
+    at = parent;
+  }
+}

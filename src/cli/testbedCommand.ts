@@ -23,6 +23,7 @@ import {
   parseRetries,
   positiveNumber,
 } from './input.js';
+import { checkOutputDirectory } from './outputPath.js';
 import { progressOnStderr } from './progress.js';
 import { fixed, formatTable } from './table.js';
 import { UsageError } from './UsageError.js';
@@ -41,7 +42,8 @@ export const TESTBED_RUN_DEFAULTS = Object.freeze({
 export const TESTBED_FIG5_DEFAULTS = Object.freeze({
   scale: 0.5,
   seed: 5,
-  out: 'docs',
+  /** A new folder in the working directory named for the run's start (UTC). */
+  out: 'testbed-fig5-YYYYMMDD-HHMMSS',
   backoffMs: (FIG5_BACKOFF as { meanMs: number }).meanMs,
 });
 
@@ -280,6 +282,8 @@ export async function testbedFig5Command(
   signal?: AbortSignal,
 ): Promise<CommandOutput> {
   const preset = options.quick ? FIG5_PRESETS.quick : FIG5_PRESETS.full;
+  const out = options.out ?? runFolder(new Date());
+  await checkOutputDirectory(out, '--out');
   const load = (name: string) => {
     const { fileName, text } = builtinExample(name);
     return parseNetwork(text, fileName);
@@ -313,7 +317,6 @@ export async function testbedFig5Command(
       exitCode: EXIT_INTERRUPTED,
     };
   }
-  const out = options.out ?? TESTBED_FIG5_DEFAULTS.out;
   const files = { csv: 'testbed-fig5.csv', svg: 'testbed-fig5.svg', md: 'testbed-fig5.md' };
   const command = `difftry testbed fig5${options.quick ? ' --quick' : ''}`;
   await mkdir(out, { recursive: true });
@@ -325,6 +328,16 @@ export async function testbedFig5Command(
     .join(', ')} in ${fixed(result.seconds / 60, 1)} min`;
   if (options.json) return { stdout: fig5Json(result), stderr: written };
   return { stdout: formatFig5(result), stderr: written };
+}
+
+/** `testbed-fig5-20261201-163512`: the default folder of a run started at `now` (UTC). */
+export function runFolder(now: Date): string {
+  const stamp = now
+    .toISOString()
+    .replace(/\.\d+Z$/, '')
+    .replace(/-|:/g, '')
+    .replace('T', '-');
+  return `testbed-fig5-${stamp}`;
 }
 
 /** The summary `difftry testbed fig5` prints. */
@@ -482,7 +495,8 @@ export function registerTestbedCommands(
     .option('--json', 'print the whole sweep as one JSON document on stdout')
     .option(
       '--out <dir>',
-      `where to write testbed-fig5.{csv,svg,md} (default ${TESTBED_FIG5_DEFAULTS.out})`,
+      'where to write testbed-fig5.{csv,svg,md} (default: a new folder testbed-fig5-YYYYMMDD-HHMMSS ' +
+        'here; the recorded run in docs/ is re-made by npm run testbed:fig5)',
     )
     .option(
       '--scale <x>',
