@@ -13,7 +13,7 @@ import { createInbound, type Inbound } from './inbound.js';
 import { createOutbound, type Outbound } from './outbound.js';
 import type { SidecarHeaderNames } from './requestHead.js';
 import { createSidecarMetrics, type ListenerLabel } from './sidecarMetrics.js';
-import { peerCheck, peerHeaderValue } from './trust.js';
+import { classHeaderVariant, peerCheck, peerHeaderValue } from './trust.js';
 
 /** Options of {@link startSidecar}: what a config file cannot say. */
 export interface SidecarOptions {
@@ -175,6 +175,19 @@ export async function startSidecar(
     });
   }
 
+  // Before the inbound listener classifies and forwards a request, it drops the headers an
+  // application might read as the class header (`x_priority`, `X_PRIORITY`): the class it sets
+  // must be the only one the application can see. See classHeaderVariant.
+  const spoofsClass = classHeaderVariant(headerNames.classHeader);
+  const withoutClassHeaderVariants =
+    (handle: RequestHandler): RequestHandler =>
+    (req, res, head) => {
+      for (const name of Object.keys(head.headers)) {
+        if (spoofsClass(name)) delete head.headers[name];
+      }
+      handle(req, res, head);
+    };
+
   const start = async (name: ListenerLabel, listen: string | number, handle: RequestHandler) => {
     const listener = await startListener({
       name,
@@ -198,7 +211,7 @@ export async function startSidecar(
       await start('outbound', spec.outbound.listen, outbound.handle);
     }
     if (inbound !== undefined && spec.inbound !== undefined) {
-      await start('inbound', spec.inbound.listen, inbound.handle);
+      await start('inbound', spec.inbound.listen, withoutClassHeaderVariants(inbound.handle));
     }
   } catch (error) {
     await Promise.all([...listeners.values()].map((listener) => listener.destroy()));

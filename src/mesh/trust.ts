@@ -8,6 +8,19 @@ export function peerHeaderValue(service: string, token: string): string {
   return `${service};${token}`;
 }
 
+/** Options of {@link peerCheck}. */
+export interface PeerCheckOptions {
+  /** Services whose class header is believed (names compared exactly, case included). */
+  readonly peers: readonly string[];
+  /** The mesh token. */
+  readonly token: string;
+  /**
+   * Compares two SHA-256 digests (32 bytes each); default `crypto.timingSafeEqual`. Injected by
+   * tests to count the comparisons; any replacement must itself take constant time.
+   */
+  readonly equal?: (presented: Buffer, expected: Buffer) => boolean;
+}
+
 /**
  * The check an inbound listener makes of the identity header (`x-difftry-peer: NAME;TOKEN`): the
  * caller is a trusted peer when the token is the mesh token and NAME is one of `peers`. Returns
@@ -16,7 +29,12 @@ export function peerHeaderValue(service: string, token: string): string {
  * The token is a secret shared by the sidecars of one mesh, so it proves that the caller belongs
  * to the mesh, not which member it is: a sidecar holding it could claim another's name. Per-peer
  * proof needs mutual TLS, which a service mesh (Istio, Linkerd) provides below this layer.
- * Tokens are compared in constant time (through their SHA-256 digests, equal in length).
+ *
+ * The whole header is compared in constant time, and so is the list: the SHA-256 digest of the
+ * presented value is compared (`timingSafeEqual`, digests equal in length) with the digest of
+ * `PEER;TOKEN` for every listed peer, with no early exit, so the time taken tells neither the
+ * token nor which names are trusted — a listed name with a wrong token, an unlisted name and a
+ * malformed header cost the same one digest and one comparison per peer.
  * @example
  * ```ts
  * const check = peerCheck({ peers: ['search'], token: 's3cret' });
@@ -24,21 +42,49 @@ export function peerHeaderValue(service: string, token: string): string {
  * check('user;s3cret'); // undefined: not a listed peer
  * ```
  */
-export function peerCheck(options: {
-  readonly peers: readonly string[];
-  readonly token: string;
-}): (value: string | undefined) => string | undefined {
-  const peers = new Set(options.peers);
-  const expected = digest(options.token);
-  if (peers.size === 0) return () => undefined;
+export function peerCheck(
+  options: PeerCheckOptions,
+): (value: string | undefined) => string | undefined {
+  const equal = options.equal ?? timingSafeEqual;
+  const peers = [...new Set(options.peers)];
+  const expected = peers.map((peer) => digest(peerHeaderValue(peer, options.token)));
+  if (peers.length === 0) return () => undefined;
   return (value) => {
+    // An absent header says nothing about the list: there is no name to probe with.
     if (value === undefined) return undefined;
-    const split = value.indexOf(';');
-    if (split <= 0) return undefined;
-    const name = value.slice(0, split);
-    if (!peers.has(name)) return undefined;
-    return timingSafeEqual(digest(value.slice(split + 1)), expected) ? name : undefined;
+    const presented = digest(value);
+    let trusted: string | undefined;
+    for (let i = 0; i < peers.length; i++) {
+      // No early exit and no short-circuit: every peer costs one comparison, match or not.
+      const match = equal(presented, expected[i] as Buffer);
+      if (match) trusted = peers[i];
+    }
+    return trusted;
   };
+}
+
+/**
+ * The names a request header could carry that an application might read as `header`: any case,
+ * and `_` for any `-` (`x_priority`, `X_Priority`, `x-PRIORITY` for `x-priority`). CGI-style
+ * frameworks (WSGI, Rack, PHP behind FastCGI) fold `-` and `_` into one, so a client sending
+ * `x_priority: high` past an edge that replaced only `x-priority` could still raise its class.
+ * The inbound listener drops every header this predicate accepts before the application sees the
+ * request, and then sets `header` itself.
+ * @example
+ * ```ts
+ * const spoofs = classHeaderVariant('x-priority');
+ * spoofs('X_Priority'); // true
+ * spoofs('x-priority-hint'); // false
+ * ```
+ */
+export function classHeaderVariant(header: string): (name: string) => boolean {
+  const folded = foldHeaderName(header);
+  return (name) => name.length === folded.length && foldHeaderName(name) === folded;
+}
+
+/** `X_Priority` → `x-priority`: lower case, `_` read as `-`. */
+function foldHeaderName(name: string): string {
+  return name.toLowerCase().replaceAll('_', '-');
 }
 
 function digest(text: string): Buffer {

@@ -8,7 +8,7 @@ import { isSpecError } from '../../src/spec/SpecError.js';
 import { runCli } from '../cli/runCli.js';
 import { type LoopbackServer, reply, startServer } from '../runtime/loopback.js';
 
-// Issue 13, item 2 on the wire: real sockets on 127.0.0.1, port 0 only; every socket is
+// Issue 13, items 2 and 3 on the wire: real sockets on 127.0.0.1, port 0 only; every socket is
 // bounded by a timeout and every server and sidecar is closed after each test.
 
 const TEST_TIMEOUT_MS = 15_000;
@@ -165,5 +165,59 @@ describe('difftry proxy --config with a blank API-key entry', { timeout: TEST_TI
     expect(stderr).toContain('inbound.edge.rules[0].valueEnv');
     expect(stderr).toContain('DIFFTRY_TEST_KEYS has a blank entry at position 3 of 3');
     expect(stderr).not.toContain('secret');
+  });
+});
+
+describe('edge: header-name variants of the class header', { timeout: TEST_TIMEOUT_MS }, () => {
+  it('strips x_priority, X_Priority and x-PRIORITY before the application sees the request', async () => {
+    const service = await app();
+    const proxy = await edgeSidecar(service.origin, 'k1');
+    const url = proxy.inboundUrl as string;
+    const host = `Host: ${new URL(url).host}`;
+    const status = await sendRaw(url, [
+      'GET /x HTTP/1.1',
+      host,
+      'x_priority: high',
+      'X_Priority: high',
+      'X-PRIORITY: high',
+      'x-priority_: high',
+      'x_priority_hint: kept',
+    ]);
+    expect(status).toBe(200);
+    const [seen] = service.requests;
+    expect(seen?.headers['x-priority']).toBe('low');
+    expect(seen?.headers.x_priority).toBeUndefined();
+    expect(seen?.headers['x-priority_']).toBe('high');
+    expect(seen?.headers.x_priority_hint).toBe('kept');
+  });
+
+  it('strips them from a trusted peer too, keeping the class it was given', async () => {
+    const service = await app();
+    const proxy = await startSidecar(
+      {
+        service: 'search',
+        classes,
+        identity: { tokenEnv: 'MESH_TOKEN' },
+        inbound: {
+          listen: '127.0.0.1:0',
+          app: service.origin,
+          capacity: 10,
+          trust: { peers: ['frontend'] },
+        },
+      },
+      { env: { MESH_TOKEN: 'mesh-token' } },
+    );
+    sidecars.push(proxy);
+    const url = proxy.inboundUrl as string;
+    const status = await sendRaw(url, [
+      'GET /x HTTP/1.1',
+      `Host: ${new URL(url).host}`,
+      'x-difftry-peer: frontend;mesh-token',
+      'x-priority: low',
+      'x_priority: high',
+    ]);
+    expect(status).toBe(200);
+    expect(service.requests[0]?.headers['x-priority']).toBe('low');
+    expect(service.requests[0]?.headers.x_priority).toBeUndefined();
   });
 });
