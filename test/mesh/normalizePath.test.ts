@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizeRequestPath, removeDotSegments } from '../../src/mesh/normalizePath.js';
 
@@ -150,5 +151,58 @@ describe('normalizeRequestPath', () => {
         again: once,
       });
     }
+  });
+});
+
+describe('normalizeRequestPath: laws (fast-check)', () => {
+  // Targets built from the pieces the bypasses use, so that dots, escapes and slashes meet often.
+  const piece = fc.constantFrom(
+    '/',
+    '//',
+    '.',
+    '..',
+    '%2e',
+    '%2E',
+    '%2f',
+    '%5c',
+    '%25',
+    '%41',
+    '%c3',
+    ';',
+    '\\',
+    'a',
+    'premium',
+    '~',
+    '?',
+    '%',
+    '#',
+  );
+  const target = fc.array(piece, { maxLength: 12 }).map((pieces) => `/${pieces.join('')}`);
+
+  it('a path it accepts has no dot segment, no empty segment inside, and is its own normal form', () => {
+    fc.assert(
+      fc.property(target, (raw) => {
+        const once = normalizeRequestPath(raw);
+        if (!once.ok) return;
+        const segments = once.path.split('/').slice(1);
+        expect(once.path.startsWith('/')).toBe(true);
+        expect(segments.some((s) => s === '.' || s === '..')).toBe(false);
+        expect(segments.slice(0, -1).includes('')).toBe(false);
+        expect(normalizeRequestPath(once.path)).toStrictEqual({ ...once, query: '' });
+      }),
+      { seed: 13, numRuns: 2000 },
+    );
+  });
+
+  it('agrees with the WHATWG URL parser on every path it accepts', () => {
+    // The parser most Node applications resolve req.url with: it must find the same path.
+    fc.assert(
+      fc.property(target, (raw) => {
+        const once = normalizeRequestPath(raw);
+        if (!once.ok) return;
+        expect(new URL(once.path, 'http://app.invalid').pathname).toBe(once.path);
+      }),
+      { seed: 13, numRuns: 2000 },
+    );
   });
 });
