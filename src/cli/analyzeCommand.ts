@@ -16,8 +16,10 @@ import {
 import type { ModelName } from '../model/phi/Phi.js';
 import { toNetworkModel } from '../spec/toNetworkModel.js';
 import { loadNetwork, type NetworkSource } from './input.js';
+import { checkOutputPath } from './outputPath.js';
 import { applySweep, parseSweep } from './sweep.js';
 import { fixed, formatTable, groupedRows } from './table.js';
+import { UsageError } from './UsageError.js';
 
 /** Options of `difftry analyze`. */
 export interface AnalyzeOptions extends NetworkSource {
@@ -42,6 +44,10 @@ export interface CommandOutput {
 
 /** `difftry analyze`: solves the model for a network (or a sweep of it). */
 export async function analyzeCommand(options: AnalyzeOptions): Promise<CommandOutput> {
+  if (options.csv !== undefined) {
+    if (options.sweep === undefined) throw new UsageError('--csv: only with --sweep');
+    await checkOutputPath(options.csv, '--csv');
+  }
   const network = await loadNetwork(options);
   const model = toNetworkModel(network, {
     model: options.model,

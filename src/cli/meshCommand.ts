@@ -6,6 +6,7 @@ import { checkSidecarConfig } from '../spec/parseSidecarConfig.js';
 import type { SidecarConfigInput } from '../spec/sidecarSchema.js';
 import { sidecarsFromNetwork } from '../spec/sidecarsFromNetwork.js';
 import { integerIn, loadNetwork, type NetworkSource } from './input.js';
+import { checkOutputDirectory } from './outputPath.js';
 import { UsageError } from './UsageError.js';
 
 /** Options of `difftry mesh sidecars`. */
@@ -76,6 +77,7 @@ export async function meshSidecarsCommand(options: MeshSidecarsOptions): Promise
     }
     seen.set(path, config.service);
   }
+  await checkOutputDirectory(options.out, '--out');
   await mkdir(options.out, { recursive: true });
   await Promise.all(files.map(({ path, config }) => writeFile(path, render(config))));
   if (options.json) return JSON.stringify({ files: files.map((f) => f.path) }, null, 2);
