@@ -90,6 +90,12 @@ export function createInbound(options: InboundOptions): Inbound {
   const handle: RequestHandler = (req, res, head) => {
     if (serveAdmin?.(req, res)) return;
     const received = req.url ?? '/';
+    if (received === '*') {
+      // Asterisk-form (`OPTIONS *`) asks about the sidecar, not a resource of the application; a
+      // 503 here would tell the caller's policy to retry what can never succeed.
+      sendPlain(res, 400, 'difftry: request target "*" is not served');
+      return;
+    }
     let target = received;
     let path = received.split('?', 1)[0] as string;
     let host = head.host;

@@ -1,0 +1,81 @@
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type SidecarHandle, startSidecar } from '../../src/mesh/index.js';
+import type { SidecarConfigInput } from '../../src/spec/sidecarSchema.js';
+import { type LoopbackServer, type Responder, reply, startServer } from '../runtime/loopback.js';
+
+// Issue 13, item 6: small correctness items at the sidecar's listeners. Real sockets on
+// 127.0.0.1, port 0; requests a client library would refuse to send go as raw bytes.
+
+const TEST_TIMEOUT_MS = 15_000;
+const REQUEST_TIMEOUT_MS = 5_000;
+const classes = [
+  { name: 'high', retries: 3 },
+  { name: 'low', retries: 1 },
+];
+
+const servers: LoopbackServer[] = [];
+const sidecars: SidecarHandle[] = [];
+
+afterEach(async () => {
+  await Promise.all(sidecars.splice(0).map((s) => s.close({ graceMs: 0 })));
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function app(respond: Responder): Promise<LoopbackServer & { origin: string }> {
+  const server = await startServer(respond);
+  servers.push(server);
+  return Object.assign(server, { origin: new URL(server.url).origin });
+}
+
+async function sidecar(config: Partial<SidecarConfigInput>): Promise<SidecarHandle> {
+  const started = await startSidecar(
+    { service: 'frontend', classes, backoff: { kind: 'constant', delayMs: 0 }, ...config },
+    { env: {} },
+  );
+  sidecars.push(started);
+  return started;
+}
+
+async function inboundTo(origin: string): Promise<SidecarHandle> {
+  return sidecar({ inbound: { listen: '127.0.0.1:0', app: origin, capacity: 10 } });
+}
+
+/** Sends raw bytes and reads until the peer closes. */
+function rawExchange(url: string, text: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error('raw exchange timed out'));
+    }, REQUEST_TIMEOUT_MS);
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk.toString('latin1');
+    });
+    socket.on('error', () => {}); // a reset after the answer is fine; the answer is what counts
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(received);
+    });
+    socket.write(text);
+  });
+}
+
+function statusOf(answer: string): number {
+  return Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? Number.NaN);
+}
+
+describe('sidecar: request edge cases (issue 13, item 6)', { timeout: TEST_TIMEOUT_MS }, () => {
+  it('answers OPTIONS * on the inbound listener with 400, never forwarding it', async () => {
+    const service = await app((_req, res) => reply(res, 200, 'ok'));
+    const proxy = await inboundTo(service.origin);
+    const answer = await rawExchange(
+      proxy.inboundUrl as string,
+      'OPTIONS * HTTP/1.1\r\nHost: frontend\r\nConnection: close\r\n\r\n',
+    );
+    expect(statusOf(answer), answer).toBe(400);
+    expect(service.requests).toHaveLength(0);
+  });
+});
