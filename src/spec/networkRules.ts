@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { closedServices } from '../model/network/structure.js';
 import { type CustomIssue, reportIssue } from './customIssue.js';
 import { formatNumber, formatValue } from './formatValue.js';
 import type { NetworkSpec, ServiceSpec } from './schema.js';
@@ -17,6 +18,8 @@ export const ROUTE_SUM_TOLERANCE = 1e-9;
  * - calls form a DAG (routes may have cycles);
  * - at each service, the probabilities of the routes that apply to a class (a route without
  *   `class` applies to all) sum to at most 1, within {@link ROUTE_SUM_TOLERANCE};
+ * - no class is routed into a set of services it can never leave (ρ(F) = 1, where the flow
+ *   equations have no solution);
  * - some service has a positive arrival rate.
  *
  * It runs on a value whose types are right but whose ranges may not be (zod still reports those),
@@ -49,6 +52,7 @@ export function checkNetworkRules(network: NetworkSpec, ctx: z.RefinementCtx): v
   });
 
   checkOneMode(network.services, report);
+  checkRoutesCanLeave(network.services, classNames, report);
   checkCallsAcyclic(network.services, report);
   checkSomeArrivals(network.services, report);
 }
@@ -142,6 +146,42 @@ function checkRouteSums(
       expected: 'route probabilities summing to at most 1',
       at: 'key',
     });
+  }
+}
+
+/**
+ * Every class can leave wherever it is routed: a set of services whose routes for a class sum to
+ * 1 and stay inside makes ρ(F) = 1 (reported once, at the first such service's routes). Routes
+ * that name an unknown service or a probability out of range are reported where they stand.
+ */
+function checkRoutesCanLeave(
+  services: readonly ServiceSpec[],
+  classNames: readonly string[],
+  report: Report,
+): void {
+  const index = new Map(services.map((s, i) => [s.name, i]));
+  const routes = services.map((s) => s.routes ?? []);
+  const valid = routes.every((list) => list.every((r) => index.has(r.to) && r.p >= 0 && r.p <= 1));
+  if (!valid || routes.every((list) => list.length === 0)) return;
+  for (const className of new Set(classNames)) {
+    const rows = routes.map((list) =>
+      list
+        .filter((r) => r.class === undefined || r.class === className)
+        .map((r) => ({ to: index.get(r.to) as number, p: r.p })),
+    );
+    const closed = closedServices(rows);
+    const [first] = closed;
+    if (first === undefined) continue;
+    const names = closed.map((i) => services[i]?.name).join(', ');
+    report({
+      path: ['services', first, 'routes'],
+      problem:
+        `class ${className}: requests routed into ${names} can never leave (their route ` +
+        'probabilities sum to 1 around a cycle), so ρ(F) = 1; the standard equations need ρ(F) < 1',
+      expected: 'routes from which every class can leave the network',
+      at: 'key',
+    });
+    return;
   }
 }
 

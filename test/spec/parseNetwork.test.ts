@@ -130,7 +130,8 @@ describe('parseNetwork: valid files', () => {
           '    queue: 5',
           '    arrivals: { low: 1 }',
           '    routes: [{ to: b, p: 0.1 }, { to: b, p: 0.2 }, { to: a, p: 0.7 }]',
-          '  - { name: b, capacity: 20, queue: 3, routes: [{ to: a, p: 1 }] }',
+          // b lets half of what it serves leave: a row of 1 at a alone is no closed set.
+          '  - { name: b, capacity: 20, queue: 3, routes: [{ to: a, p: 0.5 }] }',
         ].join('\n'),
       ),
       'net.yaml',
@@ -249,6 +250,29 @@ describe('parseNetwork: each bad input gives one clear line', () => {
       ),
       message:
         'net.yaml:9:5: services[0].routes: route probabilities for class low sum to 1.2, expected at most 1',
+      path: 'services[0].routes',
+      line: 9,
+    },
+    {
+      name: 'a class routed into services it can never leave (ρ(F) = 1)',
+      text: withServices(
+        [
+          '  - name: a',
+          '    capacity: 10',
+          '    queue: 5',
+          '    arrivals: { high: 1 }',
+          '    routes:',
+          '      - { to: b, p: 1 }',
+          '  - name: b',
+          '    capacity: 10',
+          '    queue: 5',
+          '    routes:',
+          '      - { to: a, p: 0.5 }',
+          '      - { to: a, p: 0.5, class: low }',
+        ].join('\n'),
+      ),
+      message:
+        'net.yaml:9:5: services[0].routes: class low: requests routed into a, b can never leave (their route probabilities sum to 1 around a cycle), so ρ(F) = 1; the standard equations need ρ(F) < 1',
       path: 'services[0].routes',
       line: 9,
     },

@@ -155,8 +155,15 @@ function analyseRouting(
   return { dag, spectralRadius, normInf, classIndependent, uniqueness, closedSets };
 }
 
-/** Services from which no route ever leaves the network (rows summing to 1 all the way). */
-function closedServices(rows: readonly Row[]): number[] {
+/**
+ * Services from which no route ever leaves the network (rows summing to 1 all the way), in
+ * increasing order; empty when ρ(F) < 1 can hold.
+ * @example
+ * ```ts
+ * closedServices([[{ to: 1, p: 1 }], [{ to: 0, p: 1 }], []]); // [0, 1]
+ * ```
+ */
+export function closedServices(rows: readonly (readonly { to: number; p: number }[])[]): number[] {
   const n = rows.length;
   const predecessors: number[][] = Array.from({ length: n }, () => []);
   const leaks: number[] = [];
