@@ -10,7 +10,7 @@ import type { EdgeRequest } from './edgeRules.js';
 import type { RequestHandler } from './httpListener.js';
 import { normalizeRequestPath } from './normalizePath.js';
 import { dispatchBody, streamBody } from './requestBody.js';
-import type { RequestHead } from './requestHead.js';
+import { isChunkedAlone, type RequestHead } from './requestHead.js';
 import { ResponseRelay, sendPlain } from './responseRelay.js';
 import type { InboundMeters, SidecarMetrics } from './sidecarMetrics.js';
 
@@ -40,6 +40,9 @@ export interface Inbound {
   /** Closes the pool to the application (after the listener has drained). */
   close(): Promise<void>;
 }
+
+/** The body of a refused request is never read: its connection cannot carry another one. */
+const CLOSE = Object.freeze({ connection: 'close' });
 
 /** An admitted request waiting for (or holding) one of the application's c slots. */
 interface PendingRequest {
@@ -99,6 +102,11 @@ export function createInbound(options: InboundOptions): Inbound {
     let target = received;
     let path = received.split('?', 1)[0] as string;
     let host = head.host;
+    // Read only for a chunked request, so others never make node:http build `req.headers`.
+    if (head.chunked && !isChunkedAlone(req.headers['transfer-encoding'])) {
+      sendPlain(res, 501, 'difftry: only the chunked transfer coding is supported', CLOSE);
+      return;
+    }
     if (edge !== undefined) {
       // At the edge the path decides the class: decide on the canonical path and send the
       // application exactly that, so it cannot resolve the target to another resource.

@@ -101,6 +101,17 @@ export function splitRequestHead(
 }
 
 /**
+ * Whether a request's `Transfer-Encoding` (as `node:http` joins repeated lines: `a, b`) is
+ * `chunked` alone, the only transfer coding the sidecar relays. It decodes the chunked framing and
+ * never forwards `Transfer-Encoding`, so any other coding (`gzip, chunked`) would reach the
+ * application stripped of it: RFC 9112 §6.1 has a server answer 501 to a coding it does not
+ * understand.
+ */
+export function isChunkedAlone(transferEncoding: string | undefined): boolean {
+  return transferEncoding !== undefined && transferEncoding.trim().toLowerCase() === 'chunked';
+}
+
+/**
  * A response's headers without the hop-by-hop ones (and those its `Connection` names), for the
  * sidecar's own response to its caller.
  */

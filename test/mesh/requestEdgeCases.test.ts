@@ -79,3 +79,30 @@ describe('sidecar: request edge cases (issue 13, item 6)', { timeout: TEST_TIMEO
     expect(service.requests).toHaveLength(0);
   });
 });
+
+describe('sidecar: transfer codings (issue 13, item 6)', { timeout: TEST_TIMEOUT_MS }, () => {
+  it.each(['gzip, chunked', 'deflate,chunked'])(
+    'answers Transfer-Encoding: %s with 501 at the inbound listener, forwarding nothing',
+    async (coding) => {
+      const service = await app((_req, res) => reply(res, 200, 'ok'));
+      const proxy = await inboundTo(service.origin);
+      const answer = await rawExchange(
+        proxy.inboundUrl as string,
+        `POST /x HTTP/1.1\r\nHost: frontend\r\nTransfer-Encoding: ${coding}\r\nConnection: close\r\n\r\n3\r\nabc\r\n0\r\n\r\n`,
+      );
+      expect(statusOf(answer), answer).toBe(501);
+      expect(service.requests).toHaveLength(0);
+    },
+  );
+
+  it('still forwards a body in chunked alone (any case)', async () => {
+    const service = await app((_req, res) => reply(res, 200, 'ok'));
+    const proxy = await inboundTo(service.origin);
+    const answer = await rawExchange(
+      proxy.inboundUrl as string,
+      'POST /x HTTP/1.1\r\nHost: frontend\r\nTransfer-Encoding: Chunked\r\nConnection: close\r\n\r\n3\r\nabc\r\n0\r\n\r\n',
+    );
+    expect(statusOf(answer), answer).toBe(200);
+    expect(service.requests).toHaveLength(1);
+  });
+});
