@@ -40,17 +40,36 @@ export interface Listener {
 }
 
 /**
+ * How often Node looks for connections past their headers or request timeout: a tenth of the
+ * shorter bound, between 10 ms and 1 s, so a stalled client is cut within 10 % (or 1 s) of it.
+ */
+function checkingIntervalMs(headersTimeoutMs: number): number {
+  return Math.min(1000, Math.max(10, Math.floor(headersTimeoutMs / 10)));
+}
+
+/**
  * Starts a `node:http` server for one of the sidecar's listeners, with the limits every listener
  * shares: header bytes (`maxHeaderSize`, 431 from the HTTP parser), header lines (431) and a
  * declared body length (413) are checked before the handler runs; a malformed request gets 400
- * without disturbing anything else. It keeps the set of requests in flight for graceful shutdown.
+ * without disturbing anything else. A request whose headers take longer than
+ * `limits.headersTimeoutMs`, or whose headers and body take longer than `limits.requestTimeoutMs`,
+ * gets 408 (or, once a response has started, a closed connection). It keeps the set of requests in flight for graceful shutdown.
  * @throws the listen error (`EADDRINUSE`, `EACCES`, …).
  */
 export async function startListener(options: ListenerOptions): Promise<Listener> {
   const { name, limits, headerNames, metrics, handle, draining, log } = options;
   const inFlight = new Set<ServerResponse>();
   let idleWaiters: (() => void)[] = [];
-  const server: Server = createServer({ maxHeaderSize: limits.maxHeaderBytes });
+  const server: Server = createServer({
+    maxHeaderSize: limits.maxHeaderBytes,
+    // A client trickling its head or body would hold a connection (and, at the inbound listener,
+    // an admission place) until Node's 300 s default: bound both. Node answers 408 (see the
+    // clientError handler) and closes the connection, which ends the request and frees its place.
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    // Node checks those timeouts on this period (30 s by default), so it is a bound's slack.
+    connectionsCheckingInterval: checkingIntervalMs(limits.headersTimeoutMs),
+  });
   // One more than allowed, so that a request over the limit is seen (the parser drops the rest).
   server.maxHeadersCount = limits.maxHeaders + 1;
 

@@ -10,7 +10,11 @@ import { createTimeoutStrategy } from '../policy/timeouts/createTimeoutStrategy.
 import { errorCode } from '../runtime/errors.js';
 import type { RetryEvent } from '../runtime/retry.js';
 import { difftryInterceptor } from '../runtime/undici.js';
-import type { SidecarConfig, UpstreamConfig } from '../spec/sidecarSchema.js';
+import {
+  DEFAULT_UPSTREAM_TIMEOUTS,
+  type SidecarConfig,
+  type UpstreamConfig,
+} from '../spec/sidecarSchema.js';
 import type { RequestHandler } from './httpListener.js';
 import {
   BodyTooLargeError,
@@ -211,6 +215,11 @@ function createUpstream(
   );
   const meter = (event: RetryEvent) => meters.get(event.className) as OutboundMeters;
   const pool = new Pool(new URL(upstream.url).origin, {
+    // Without these, undici waits 300 s for headers and between body chunks, so an upstream that
+    // never answers, or stalls mid-body, holds the caller that long when no per-try timeout or
+    // deadline is set. Either ends the attempt with 504 (or cuts a response already started).
+    headersTimeout: upstream.headersTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUTS.headersTimeoutMs,
+    bodyTimeout: upstream.bodyTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUTS.bodyTimeoutMs,
     ...(upstream.connections !== undefined && { connections: upstream.connections }),
   });
   const dispatcher = pool.compose(

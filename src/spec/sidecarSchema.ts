@@ -29,6 +29,15 @@ const envName = () =>
 const positiveInteger = (unit: string) =>
   described(z.number().int().min(1), 'an integer ≥ 1', unit);
 const positiveMs = (unit = 'ms') => described(z.number().positive(), 'a positive number', unit);
+/** The longest delay a Node timer keeps (2^31 − 1 ms); a longer one fires at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+/** A transport timeout in whole ms (Node's server timeouts take integers only). */
+const transportTimeout = (unit: string) =>
+  described(
+    z.number().int().min(1).max(MAX_TIMER_MS),
+    `an integer from 1 to ${MAX_TIMER_MS}`,
+    unit,
+  );
 const retryLimit = () =>
   described(
     z.number().int().min(0).max(MAX_RETRIES),
@@ -120,6 +129,10 @@ export const upstreamSchema = described(
     timeout: timeoutStrategySchema.optional(),
     deadlineMs: positiveMs('ms per call, all attempts').optional(),
     connections: positiveInteger('connections').optional(),
+    headersTimeoutMs: transportTimeout(
+      'ms from sending a request to its response headers',
+    ).optional(),
+    bodyTimeoutMs: transportTimeout('ms between two chunks of a response body').optional(),
     mesh: described(z.boolean(), 'true or false').default(true),
   }),
   'an upstream: a mapping with name and url',
@@ -163,6 +176,10 @@ export const inboundSchema = described(
     capacity: positiveInteger('m, the most requests in the system'),
     edge: edgeSchema.optional(),
     trust: trustSchema.optional(),
+    appHeadersTimeoutMs: transportTimeout(
+      'ms from forwarding a request to its response headers',
+    ).optional(),
+    appBodyTimeoutMs: transportTimeout('ms between two chunks of a response body').optional(),
   }),
   'an inbound: a mapping with listen, app and capacity',
 );
@@ -195,6 +212,22 @@ export const DEFAULT_SIDECAR_LIMITS = Object.freeze({
   maxBodyBytes: 10 * 1024 * 1024,
   replayBodyBytes: 1024 * 1024,
   deadlineHeader: 'x-difftry-deadline-ms',
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+});
+
+/**
+ * How long a sidecar waits on an upstream (or the inbound application) that holds a call without
+ * answering, when the config does not say: undici's `headersTimeout` (request sent → response
+ * headers) and `bodyTimeout` (between two chunks of the response body), in ms. Undici's own 300 s
+ * would let a silent upstream hold a caller for five minutes whenever no per-try timeout or
+ * deadline is set; 30 s is longer than any interactive call should take (the per-try timeout and
+ * the deadline remain the tools for tight bounds) and an order of magnitude shorter. See
+ * docs/mesh.md.
+ */
+export const DEFAULT_UPSTREAM_TIMEOUTS = Object.freeze({
+  headersTimeoutMs: 30_000,
+  bodyTimeoutMs: 30_000,
 });
 
 const limitsSchema = described(
@@ -208,6 +241,12 @@ const limitsSchema = described(
       DEFAULT_SIDECAR_LIMITS.replayBodyBytes,
     ),
     deadlineHeader: headerName().default(DEFAULT_SIDECAR_LIMITS.deadlineHeader),
+    headersTimeoutMs: transportTimeout('ms to receive a request line and headers').default(
+      DEFAULT_SIDECAR_LIMITS.headersTimeoutMs,
+    ),
+    requestTimeoutMs: transportTimeout('ms to receive a whole request, headers and body').default(
+      DEFAULT_SIDECAR_LIMITS.requestTimeoutMs,
+    ),
   }),
   'limits: a mapping',
 );
@@ -418,6 +457,14 @@ function checkSidecarRules(config: SidecarConfig, ctx: z.RefinementCtx): void {
       path: ['limits', 'replayBodyBytes'],
       problem: `expected at most maxBodyBytes (${config.limits.maxBodyBytes}), got ${config.limits.replayBodyBytes}`,
       expected: `at most maxBodyBytes (${config.limits.maxBodyBytes})`,
+    });
+  }
+  // Node refuses a server whose headers timeout is longer than its whole-request timeout.
+  if (config.limits.requestTimeoutMs < config.limits.headersTimeoutMs) {
+    report({
+      path: ['limits', 'requestTimeoutMs'],
+      problem: `expected at least headersTimeoutMs (${config.limits.headersTimeoutMs}), got ${config.limits.requestTimeoutMs}`,
+      expected: `at least headersTimeoutMs (${config.limits.headersTimeoutMs})`,
     });
   }
 }
