@@ -8,6 +8,7 @@ import {
   type NetworkStrategy,
 } from '../sim/network/strategy.js';
 import { type ReplicatedSingleServiceResult, replicateSingleService } from '../sim/replicate.js';
+import { DEFAULT_WARMUP_FRACTION } from '../sim/SingleServiceConfig.js';
 import { loadScheduleFile } from '../spec/parseSchedule.js';
 import type { ScheduleSpec } from '../spec/scheduleSchema.js';
 import type { NetworkSpec } from '../spec/schema.js';
@@ -104,6 +105,7 @@ export async function simulateCommand(options: SimulateOptions): Promise<Command
   if (options.csv !== undefined) await checkOutputPath(options.csv, '--csv');
   const network = await loadNetwork(options);
   const model = toNetworkModel(network, { retries: options.retries });
+  checkRunSize(model, options);
   if (options.sweep !== undefined) {
     return simulateSweep(network, parseSweep(options.sweep, model), timeouts, options);
   }
@@ -174,6 +176,32 @@ function checkOptionPairs(options: SimulateOptions): void {
       throw new UsageError(`${name}: not with --sweep (each sweep point is a steady state)`);
     }
   }
+}
+
+/**
+ * Most external requests one `difftry simulate` point may simulate (every replication, warm-up
+ * included): about 10^9, an hour or more of simulation, far past where the 95 % half-widths stop
+ * shrinking usefully.
+ */
+export const MOST_SIMULATED_REQUESTS = 1e9;
+
+/**
+ * Refuses a run too long to finish (`--duration 1e12` would run for years while its ETA said
+ * 0 s): the external requests it would simulate, Σ γ × (duration + warm-up) × replications,
+ * must stay within {@link MOST_SIMULATED_REQUESTS}.
+ * @throws UsageError naming the figure and the options that set it.
+ */
+function checkRunSize(model: NetworkModel, options: SimulateOptions): void {
+  let rate = 0;
+  for (const service of model.services) for (const g of service.arrivals) rate += g;
+  const warmup = options.warmup ?? DEFAULT_WARMUP_FRACTION * options.duration;
+  const requests = rate * (options.duration + warmup) * options.replications;
+  if (requests <= MOST_SIMULATED_REQUESTS) return;
+  throw new UsageError(
+    `--duration ${options.duration} × --replications ${options.replications} at ${fixed(rate, 2)} requests/s ` +
+      `would simulate ${requests.toExponential(1)} requests, over the ${MOST_SIMULATED_REQUESTS.toExponential(0)} ` +
+      'one run may take: shorten --duration or lower --replications',
+  );
 }
 
 /** One service, no routes, no calls: the single-service simulator's case. */

@@ -33,3 +33,21 @@ describe('--retries', () => {
     ]);
   });
 });
+
+describe('simulate --duration', () => {
+  it('refuses a run too long to finish, with the figure that makes it so', async () => {
+    const { code, stdout, stderr } = await runCli(
+      'simulate',
+      '--example',
+      'hotel',
+      '--duration',
+      '1e12',
+    );
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    // hotelReservation: 300 requests/s; 10 replications of 1e12 s and the default warm-up.
+    expect(stderr).toMatch(
+      /^difftry: --duration 1000000000000 × --replications 10 at 300\.00 requests\/s would simulate 3\.\de\+15 requests, over the 1e\+9 one run may take: shorten --duration or lower --replications\n$/,
+    );
+  });
+});
