@@ -170,7 +170,8 @@ export function createInbound(options: InboundOptions): Inbound {
       }
       // Rejected at admission, or its slot already given back.
       if (state !== 'running') return;
-      if (res.writableFinished) meter.latency((performance.now() - arrivedAt) / 1000);
+      // A response the relay cut ended too: leaving it out would hide the failures' durations.
+      if (res.writableFinished || relay.cut) meter.latency((performance.now() - arrivedAt) / 1000);
       else relay.abort(new Error('difftry: the caller went away'));
       release();
     });

@@ -58,6 +58,7 @@ export class ResponseRelay implements Dispatcher.DispatchHandler {
   readonly #onAnswer: ((status: number) => void) | undefined;
   #controller: Dispatcher.DispatchController | undefined;
   #abortReason: Error | undefined;
+  #cut = false;
 
   /**
    * @param res the response to the sidecar's caller
@@ -73,6 +74,14 @@ export class ResponseRelay implements Dispatcher.DispatchHandler {
     this.#res = res;
     this.#describe = describe;
     this.#onAnswer = onAnswer;
+  }
+
+  /**
+   * Whether the relay cut the response after its headers were sent (the upstream failed
+   * mid-body): the call ended, though the response never finished, so it still has a duration.
+   */
+  get cut(): boolean {
+    return this.#cut;
   }
 
   /** The caller went away: ends the call upstream (an attempt in flight, a wait between them). */
@@ -117,6 +126,7 @@ export class ResponseRelay implements Dispatcher.DispatchHandler {
     if (res.destroyed || this.#abortReason !== undefined) return;
     if (res.headersSent) {
       // Cut the response: the caller sees a truncated body, never a complete-looking one.
+      this.#cut = true;
       res.destroy();
       return;
     }

@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type SidecarHandle, startSidecar } from '../../src/mesh/index.js';
 import type { SidecarConfigInput } from '../../src/spec/sidecarSchema.js';
 import { type LoopbackServer, type Responder, reply, startServer } from '../runtime/loopback.js';
@@ -104,5 +104,43 @@ describe('sidecar: transfer codings (issue 13, item 6)', { timeout: TEST_TIMEOUT
     );
     expect(statusOf(answer), answer).toBe(200);
     expect(service.requests).toHaveLength(1);
+  });
+});
+
+/** The count of a histogram's series whose labels include every one of `labels`. */
+async function histogramCount(
+  handle: SidecarHandle,
+  name: string,
+  labels: readonly string[],
+): Promise<number | undefined> {
+  const text = await handle.registry.metrics();
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith(`${name}_count{`) && labels.every((label) => l.includes(label)));
+  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+}
+
+describe('sidecar: cut responses are measured (issue 13, item 6)', {
+  timeout: TEST_TIMEOUT_MS,
+}, () => {
+  it('records a response the application cut mid-body in the inbound latency histogram', async () => {
+    const service = await app((_req, res) => {
+      res.writeHead(200, { 'content-length': '1000' });
+      res.write('partial');
+      setTimeout(() => res.destroy(), 20);
+    });
+    const proxy = await inboundTo(service.origin);
+    const answer = await rawExchange(
+      proxy.inboundUrl as string,
+      'GET /x HTTP/1.1\r\nHost: frontend\r\nConnection: close\r\n\r\n',
+    );
+    expect(statusOf(answer), answer).toBe(200);
+    expect(answer.endsWith('partial'), answer).toBe(true);
+    // The sidecar may see its response close just after the client does.
+    await vi.waitFor(async () => {
+      expect(await histogramCount(proxy, 'difftry_inbound_latency_seconds', ['class="low"'])).toBe(
+        1,
+      );
+    });
   });
 });
