@@ -43,12 +43,14 @@ export async function timeoutsFitCommand(options: TimeoutsFitOptions): Promise<C
   const depth = options.depth ?? TIMEOUTS_FIT_DEFAULTS.depth;
   const law = empiricalLatency(latencies.map((latency) => ({ latency })));
   const result = optimizeTimeouts(law, { depth, tz: options.tz, cost: linearCost({ c1 }) });
+  const advice = recommendation(result.E0, result.single.E);
   if (options.json) {
     const document = {
       sequence: result.sequence,
       E0: result.E0,
       single: { timeout: result.single.timeout, E: result.single.E },
       tz: result.tz,
+      recommended: advice.choice,
     };
     return { stdout: JSON.stringify(document, null, 2) };
   }
@@ -72,8 +74,62 @@ export async function timeoutsFitCommand(options: TimeoutsFitOptions): Promise<C
     '',
     `E_0 = ${seconds(result.E0)} s`,
     `Best single repeated timeout: ${seconds(result.single.timeout)} s, E = ${seconds(result.single.E)} s`,
+    '',
+    ...adviceLines(advice, result.tz, result.single.timeout),
   ];
   return { stdout: lines.join('\n') };
+}
+
+/**
+ * The sequence costs more than the single timeout on the sample by at most this share and is
+ * still recommended: its ceiling t_z is worth that much (a request slower than every sample
+ * still completes on its last attempt).
+ */
+export const CEILING_PRICE = 0.05;
+
+/** Which of the two `timeouts fit` recommends, and by how much E differs. */
+export interface FitRecommendation {
+  readonly choice: 'sequence' | 'single';
+  /** (E_0 − E_single) / E_single: what the sequence costs more on the sample (≤ 0: nothing). */
+  readonly extra: number;
+}
+
+/**
+ * The sequence when it costs at most {@link CEILING_PRICE} more than the best single timeout on
+ * the sample (or less), else the single timeout.
+ * @example
+ * ```ts
+ * recommendation(0.1818, 0.1801); // { choice: 'sequence', extra: 0.0094… }
+ * ```
+ */
+export function recommendation(e0: number, single: number): FitRecommendation {
+  const extra = (e0 - single) / single;
+  return { choice: extra <= CEILING_PRICE ? 'sequence' : 'single', extra };
+}
+
+function adviceLines(advice: FitRecommendation, tz: number, single: number): string[] {
+  const percent = `${Number((100 * advice.extra).toPrecision(2))} %`;
+  if (advice.extra <= 0) {
+    return [
+      'Recommended: the sequence, as good as the single timeout here or better, and with a ceiling.',
+    ];
+  }
+  const why = [
+    `The sequence costs ${percent} more than the single timeout on this sample: the price of its ceiling`,
+    `t_z = ${seconds(tz)} s. A sample that is stationary rewards repeating ${seconds(single)} s without end; the`,
+    'ceiling buys robustness to what the sample does not hold: a request slower than every sample (a',
+    'spike) still completes on the last attempt, where the repeated timeout would cut it again and again.',
+  ];
+  return advice.choice === 'sequence'
+    ? [
+        ...why,
+        `Recommended: the sequence (it costs under ${100 * CEILING_PRICE} % more here, and it holds when latency jumps).`,
+      ]
+    : [
+        ...why,
+        `Recommended: the single timeout ${seconds(single)} s (the ceiling costs over ${100 * CEILING_PRICE} % here); to keep a ceiling,`,
+        'try a larger --depth or a lower --tz.',
+      ];
 }
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { latencyExampleCsv } from '../../../scripts/generate-latencies.js';
-import { parseLatencies } from '../../../src/cli/timeoutsFitCommand.js';
+import { parseLatencies, recommendation } from '../../../src/cli/timeoutsFitCommand.js';
 import { empiricalLatency, optimizeTimeouts } from '../../../src/model/index.js';
 import { runCli } from '../../cli/runCli.js';
 
@@ -54,7 +54,7 @@ describe('difftry timeouts fit', () => {
     );
     expect(code).toBe(0);
     const document = JSON.parse(stdout);
-    expect(Object.keys(document).sort()).toEqual(['E0', 'sequence', 'single', 'tz']);
+    expect(Object.keys(document).sort()).toEqual(['E0', 'recommended', 'sequence', 'single', 'tz']);
     const samples = parseLatencies(await readFile(EXAMPLE, 'utf8'), EXAMPLE);
     const expected = optimizeTimeouts(empiricalLatency(samples.map((latency) => ({ latency }))), {
       depth: 3,
@@ -110,5 +110,23 @@ describe('difftry timeouts fit', () => {
       expect(code, option.join(' ')).toBe(2);
       expect(stdout).toBe('');
     }
+  });
+});
+
+describe('difftry timeouts fit: which to use', () => {
+  it('recommends the sequence within 5 % of the single timeout, the single one past it', () => {
+    expect(recommendation(0.1818, 0.1801).choice).toBe('sequence');
+    expect(recommendation(0.1801, 0.1801).choice).toBe('sequence');
+    expect(recommendation(0.2, 0.18).choice).toBe('single');
+    expect(recommendation(0.2, 0.18).extra).toBeCloseTo(1 / 9, 12);
+  });
+
+  it('says why the sequence costs more on a stationary sample, and which it recommends', async () => {
+    const { code, stdout } = await runCli('timeouts', 'fit', 'examples/latencies.csv');
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      'more than the single timeout on this sample: the price of its ceiling',
+    );
+    expect(stdout).toMatch(/^Recommended: the (sequence|single timeout)/m);
   });
 });
