@@ -133,6 +133,25 @@ describe('slow clients at the inbound listener (issue 13, item 4)', {
     await until(() => proxy.admission()?.running === 0);
     expect(await send(`${url}/`)).toEqual({ status: 200, text: 'ok' });
   });
+  it('twenty trickling uploads fill c = 4, m = 20, and all are cut so others are served', async () => {
+    const origin = await app((_req, res) => reply(res, 200, 'ok'));
+    const proxy = await sidecar({
+      inbound: { listen: '127.0.0.1:0', app: origin, concurrency: 4, capacity: 20 },
+    });
+    const url = proxy.inboundUrl as string;
+    const stalled = Array.from({ length: 20 }, () =>
+      stall(url, 'POST /upload HTTP/1.1\r\nHost: app\r\nContent-Length: 100000\r\n\r\nx'),
+    );
+    await until(() => {
+      const gate = proxy.admission();
+      return gate?.running === 4 && gate.queued === 16;
+    });
+    expect((await send(`${url}/`)).status).toBe(503);
+    const received = await Promise.all(stalled.map((s) => s.closed));
+    for (const text of received) expect(cutOrTimedOut(text), text).toBe(true);
+    await until(() => proxy.admission()?.running === 0 && proxy.admission()?.queued === 0);
+    expect(await send(`${url}/`)).toEqual({ status: 200, text: 'ok' });
+  });
 });
 
 describe('slow upstreams at the outbound listener (issue 13, item 5)', {
