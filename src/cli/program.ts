@@ -158,7 +158,8 @@ function program(): Command {
         "timeouts (--timeout, the file's) and retry limits; an adaptive --timeouts strategy is\n" +
         'predicted without timeouts, a budget strategy not at all (the output says so).\n\n' +
         'Examples:\n' +
-        '  difftry simulate --example hotel --timeout 250\n' +
+        '  difftry simulate --example hotel --timeout 500        # 500 ms per try: about as without\n' +
+        '  difftry simulate --example hotel --timeout 250        # 250 ms: a retry storm (docs/metastability.md)\n' +
         '  difftry simulate --example two-tier --timeouts rto --compare-analysis\n' +
         "  difftry simulate --example hotel --sweep 'frontend.low=50:250:50' --csv sweep.csv\n" +
         '  difftry simulate examples/metastable.yaml --schedule examples/capacity-drop.yaml \\\n' +
