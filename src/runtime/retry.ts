@@ -28,7 +28,10 @@ export interface AttemptInfo {
 /** An event of a call: a retry, a give-up, a success, or a failed attempt. */
 export interface RetryEvent {
   readonly className: string;
-  /** Attempts made so far, including the one this event is about. */
+  /**
+   * Attempts made so far, including the one this event is about (a give-up on a deadline spent
+   * before an attempt counts only those sent: 0 for a call whose deadline was spent on arrival).
+   */
   readonly attempts: number;
   readonly outcome: AttemptOutcome;
   /** The retry's delay (onRetry), ms. */
@@ -158,6 +161,22 @@ export async function executeRetry<T>(
       const leftMs = deadlineMs === undefined ? undefined : Math.max(0, deadlineMs - clock());
       const cutByDeadline = leftMs !== undefined && (chosenMs === undefined || leftMs < chosenMs);
       const timeoutMs = cutByDeadline ? leftMs : chosenMs;
+      if (cutByDeadline && leftMs <= 0) {
+        // The deadline is spent before this attempt: it is never sent, so it is no attempt (no
+        // onFailure, nothing observed); the call gives up on the deadline at once.
+        if (attempt > 0) budget?.retryFinished(className, clock());
+        const error = new TimeoutError(0);
+        if (onGiveUp || channels.giveUp.hasSubscribers) {
+          emit(channels.giveUp, onGiveUp, {
+            className,
+            attempts: attempt,
+            outcome: { kind: 'timeout' },
+            reason: 'deadline',
+            error,
+          });
+        }
+        throw error;
+      }
       const started = timeout ? clock() : 0;
       let outcome: AttemptOutcome;
       let value: T | undefined;

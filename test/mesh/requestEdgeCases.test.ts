@@ -107,6 +107,19 @@ describe('sidecar: transfer codings (issue 13, item 6)', { timeout: TEST_TIMEOUT
   });
 });
 
+/** The value of the series named `name` whose labels include every one of `labels`. */
+async function metricValue(
+  handle: SidecarHandle,
+  name: string,
+  labels: readonly string[],
+): Promise<number | undefined> {
+  const text = await handle.registry.metrics();
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith(`${name}{`) && labels.every((label) => l.includes(label)));
+  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+}
+
 /** The count of a histogram's series whose labels include every one of `labels`. */
 async function histogramCount(
   handle: SidecarHandle,
@@ -142,5 +155,29 @@ describe('sidecar: cut responses are measured (issue 13, item 6)', {
         1,
       );
     });
+  });
+});
+
+describe('sidecar: a spent deadline (issue 13, item 6)', { timeout: TEST_TIMEOUT_MS }, () => {
+  it('answers a deadline header of 0 with 504, sending and counting no attempt', async () => {
+    const service = await app((_req, res) => reply(res, 200, 'ok'));
+    const proxy = await sidecar({
+      outbound: {
+        listen: '127.0.0.1:0',
+        upstreams: [{ name: 'search', url: service.origin }],
+      },
+    });
+    const answer = await rawExchange(
+      proxy.outboundUrl as string,
+      'GET /search/x HTTP/1.1\r\nHost: frontend\r\nx-priority: high\r\nx-difftry-deadline-ms: 0\r\nConnection: close\r\n\r\n',
+    );
+    expect(statusOf(answer), answer).toBe(504);
+    expect(service.requests).toHaveLength(0);
+    const labels = ['upstream="search"', 'class="high"'];
+    expect(await metricValue(proxy, 'difftry_outbound_requests_total', labels)).toBe(1);
+    expect(await metricValue(proxy, 'difftry_outbound_attempts_total', labels)).toBe(0);
+    expect(
+      await metricValue(proxy, 'difftry_outbound_giveups_total', [...labels, 'reason="deadline"']),
+    ).toBe(1);
   });
 });
