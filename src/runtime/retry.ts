@@ -225,7 +225,7 @@ export async function executeRetry<T>(
       }
       const decision: RetryDecision =
         attempt >= retryLimit && policy.isRetryable(outcome)
-          ? { retry: false, reason: 'limit' }
+          ? callLimitDecision(policy, className, outcome, options.method)
           : policy.decide({
               className,
               retries: attempt,
@@ -269,6 +269,28 @@ export async function executeRetry<T>(
   } finally {
     budget?.requestFinished(className, clock());
   }
+}
+
+/**
+ * Why a call stops at its own `retryLimit` (a body that cannot be sent again): the policy is asked
+ * as if the class's limit were used up, so a method it never retries still gives up as
+ * `non-idempotent` (the reason the call would have stopped anyway), and anything else stops at
+ * `limit` before the policy reaches pushback, the deadline or the budget (which would count a
+ * retry never made).
+ */
+function callLimitDecision(
+  policy: RetryPolicy,
+  className: string,
+  outcome: AttemptOutcome,
+  method: string | undefined,
+): RetryDecision {
+  const spent = policy.decide({
+    className,
+    retries: Number.POSITIVE_INFINITY,
+    outcome,
+    ...(method !== undefined && { method }),
+  });
+  return spent.retry ? { retry: false, reason: 'limit' } : spent;
 }
 
 function emit(

@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type SidecarHandle, startSidecar } from '../../src/mesh/index.js';
 import type { SidecarConfigInput } from '../../src/spec/sidecarSchema.js';
@@ -179,5 +180,39 @@ describe('sidecar: a spent deadline (issue 13, item 6)', { timeout: TEST_TIMEOUT
     expect(
       await metricValue(proxy, 'difftry_outbound_giveups_total', [...labels, 'reason="deadline"']),
     ).toBe(1);
+  });
+});
+
+describe('sidecar: why a streamed call was not retried (issue 13, item 6)', {
+  timeout: TEST_TIMEOUT_MS,
+}, () => {
+  it.each([
+    ['POST', 'non-idempotent'],
+    ['PUT', 'unreplayable'],
+  ])('counts a rejected 2 MB %s as give-up %s', async (method, reason) => {
+    const service = await app((_req, res) => reply(res, 503, 'busy'));
+    const proxy = await sidecar({
+      outbound: { listen: '127.0.0.1:0', upstreams: [{ name: 'search', url: service.origin }] },
+    });
+    const agent = new Agent();
+    try {
+      const res = await request(`${proxy.outboundUrl}/search/x`, {
+        dispatcher: agent,
+        method: method as 'POST',
+        headers: { 'x-priority': 'high' },
+        body: Buffer.alloc(2 * 1024 * 1024, 7),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+      await res.body.text();
+      expect(res.statusCode).toBe(503);
+    } finally {
+      await agent.destroy();
+    }
+    expect(service.requests).toHaveLength(1);
+    const labels = ['upstream="search"', 'class="high"'];
+    const giveUps = async (why: string) =>
+      metricValue(proxy, 'difftry_outbound_giveups_total', [...labels, `reason="${why}"`]);
+    expect(await giveUps(reason)).toBe(1);
+    expect(await giveUps(reason === 'unreplayable' ? 'non-idempotent' : 'unreplayable')).toBe(0);
   });
 });
