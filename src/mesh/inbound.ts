@@ -4,7 +4,11 @@ import { type Dispatcher, Pool } from 'undici';
 import type { Clock } from '../policy/Clock.js';
 import type { ClassTable } from '../policy/classes/ClassTable.js';
 import { parseRemainingMs } from '../runtime/remainingTime.js';
-import type { InboundConfig, SidecarLimits } from '../spec/sidecarSchema.js';
+import {
+  DEFAULT_UPSTREAM_TIMEOUTS,
+  type InboundConfig,
+  type SidecarLimits,
+} from '../spec/sidecarSchema.js';
 import { AdmissionGate } from './AdmissionGate.js';
 import type { EdgeRequest } from './edgeRules.js';
 import type { RequestHandler } from './httpListener.js';
@@ -63,7 +67,11 @@ export function createInbound(options: InboundOptions): Inbound {
   const app = new URL(inbound.app);
   const basePath = app.pathname.replace(/\/+$/, '');
   // At most c requests run at once, so c connections are all the application ever needs.
-  const pool = new Pool(app.origin, { connections: inbound.concurrency });
+  const pool = new Pool(app.origin, {
+    connections: inbound.concurrency,
+    headersTimeout: inbound.appHeadersTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUTS.headersTimeoutMs,
+    bodyTimeout: inbound.appBodyTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUTS.bodyTimeoutMs,
+  });
   const deadlineHeader = limits.deadlineHeader.toLowerCase();
   const meters = new Map(classes.names.map((name) => [name, metrics.inbound(name)]));
   const edgeDefault = classes.defaultClass;

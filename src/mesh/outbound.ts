@@ -24,6 +24,7 @@ import {
   readBody,
   streamBody,
 } from './requestBody.js';
+import { isChunkedAlone } from './requestHead.js';
 import { ResponseRelay, sendPlain } from './responseRelay.js';
 import type { OutboundMeters, SidecarMetrics } from './sidecarMetrics.js';
 import { upstreamRouter } from './upstreamRouting.js';
@@ -90,6 +91,13 @@ export function createOutbound(options: OutboundOptions): Outbound {
 
   const handle: RequestHandler = (req, res, head) => {
     const target = req.url ?? '/';
+    // A body in another transfer coding than chunked alone would go on without its coding.
+    if (head.chunked && !isChunkedAlone(req.headers['transfer-encoding'])) {
+      sendPlain(res, 501, 'difftry: only the chunked transfer coding is supported', {
+        connection: 'close',
+      });
+      return;
+    }
     const found = route(head.host, target);
     // The sidecar's own endpoints come after Host routing and before path prefixes.
     if (found === undefined || found.by === 'prefix') {
@@ -116,7 +124,8 @@ export function createOutbound(options: OutboundOptions): Outbound {
     if (head.deadlineValue !== undefined) headers[deadlineHeader] = head.deadlineValue;
     const relay = new ResponseRelay(res, upstream.describe, onAnswer);
     res.once('close', () => {
-      if (res.writableFinished) meters.latency((performance.now() - started) / 1000);
+      // A response the relay cut ended too: leaving it out would hide the failures' durations.
+      if (res.writableFinished || relay.cut) meters.latency((performance.now() - started) / 1000);
       else relay.abort(new Error('difftry: the caller went away'));
     });
     const send = (body: PreparedBody | undefined) => {

@@ -96,6 +96,22 @@ describe('sidecar: transfer codings (issue 13, item 6)', { timeout: TEST_TIMEOUT
     },
   );
 
+  it.each(['gzip, chunked', 'deflate,chunked'])(
+    'answers Transfer-Encoding: %s with 501 at the outbound listener, forwarding nothing',
+    async (coding) => {
+      const service = await app((_req, res) => reply(res, 200, 'ok'));
+      const proxy = await sidecar({
+        outbound: { listen: '127.0.0.1:0', upstreams: [{ name: 'search', url: service.origin }] },
+      });
+      const answer = await rawExchange(
+        proxy.outboundUrl as string,
+        `POST /search/x HTTP/1.1\r\nHost: frontend\r\nTransfer-Encoding: ${coding}\r\nConnection: close\r\n\r\n3\r\nabc\r\n0\r\n\r\n`,
+      );
+      expect(statusOf(answer), answer).toBe(501);
+      expect(service.requests).toHaveLength(0);
+    },
+  );
+
   it('still forwards a body in chunked alone (any case)', async () => {
     const service = await app((_req, res) => reply(res, 200, 'ok'));
     const proxy = await inboundTo(service.origin);
@@ -155,6 +171,34 @@ describe('sidecar: cut responses are measured (issue 13, item 6)', {
       expect(await histogramCount(proxy, 'difftry_inbound_latency_seconds', ['class="low"'])).toBe(
         1,
       );
+    });
+  });
+});
+
+describe('sidecar: cut responses are measured at the outbound listener too', {
+  timeout: TEST_TIMEOUT_MS,
+}, () => {
+  it('records a response the upstream cut mid-body in the outbound latency histogram', async () => {
+    const service = await app((_req, res) => {
+      res.writeHead(200, { 'content-length': '1000' });
+      res.write('partial');
+      setTimeout(() => res.destroy(), 20);
+    });
+    const proxy = await sidecar({
+      outbound: { listen: '127.0.0.1:0', upstreams: [{ name: 'search', url: service.origin }] },
+    });
+    const answer = await rawExchange(
+      proxy.outboundUrl as string,
+      'GET /search/x HTTP/1.1\r\nHost: frontend\r\nx-priority: high\r\nConnection: close\r\n\r\n',
+    );
+    expect(statusOf(answer), answer).toBe(200);
+    await vi.waitFor(async () => {
+      expect(
+        await histogramCount(proxy, 'difftry_outbound_latency_seconds', [
+          'upstream="search"',
+          'class="high"',
+        ]),
+      ).toBe(1);
     });
   });
 });

@@ -186,3 +186,25 @@ describe('slow upstreams at the outbound listener (issue 13, item 5)', {
     await expect(send(`${proxy.outboundUrl}/search/find`)).rejects.toThrow();
   });
 });
+
+describe('a silent application behind the inbound listener (issue 13, item 5)', {
+  timeout: TEST_TIMEOUT_MS,
+}, () => {
+  it('an application that never answers gives the caller 504 after appHeadersTimeoutMs', async () => {
+    const origin = await app(neverAnswer);
+    const proxy = await sidecar({
+      inbound: {
+        listen: '127.0.0.1:0',
+        app: origin,
+        concurrency: 1,
+        capacity: 1,
+        appHeadersTimeoutMs: BOUND_MS,
+      },
+    });
+    const url = proxy.inboundUrl as string;
+    const answer = await send(`${url}/`);
+    expect(answer.status).toBe(504);
+    // Its place came free: the next caller is not turned away with 503 while the first hangs.
+    expect((await send(`${url}/`)).status).toBe(504);
+  });
+});
