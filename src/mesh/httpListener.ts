@@ -111,6 +111,16 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     }
   });
 
+  // CONNECT asks for a tunnel, which a sidecar never opens: node:http hands it to this event
+  // alone (with no listener it drops the connection without an answer), so answer 405 here.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    socket.on('error', () => socket.destroy());
+    socket.end(
+      'HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH\r\n' +
+        'Connection: close\r\nContent-Length: 0\r\n\r\n',
+    );
+  });
+
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
     // What node:http does without a listener, plus the count of header-size rejections.
     if (error.code === 'HPE_HEADER_OVERFLOW') metrics.limitRejection(name, 'header_bytes');

@@ -81,6 +81,25 @@ describe('sidecar: request edge cases (issue 13, item 6)', { timeout: TEST_TIMEO
   });
 });
 
+describe('sidecar: CONNECT (issue 13, item 6)', { timeout: TEST_TIMEOUT_MS }, () => {
+  it('answers CONNECT with 405 and Allow at both listeners, forwarding nothing', async () => {
+    const service = await app((_req, res) => reply(res, 200, 'ok'));
+    const proxy = await sidecar({
+      inbound: { listen: '127.0.0.1:0', app: service.origin, capacity: 10 },
+      outbound: { listen: '127.0.0.1:0', upstreams: [{ name: 'search', url: service.origin }] },
+    });
+    for (const url of [proxy.inboundUrl, proxy.outboundUrl] as string[]) {
+      const answer = await rawExchange(
+        url,
+        'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+      );
+      expect(statusOf(answer), answer).toBe(405);
+      expect(answer).toMatch(/\r\nAllow: GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH\r\n/);
+    }
+    expect(service.requests).toHaveLength(0);
+  });
+});
+
 describe('sidecar: transfer codings (issue 13, item 6)', { timeout: TEST_TIMEOUT_MS }, () => {
   it.each(['gzip, chunked', 'deflate,chunked'])(
     'answers Transfer-Encoding: %s with 501 at the inbound listener, forwarding nothing',
