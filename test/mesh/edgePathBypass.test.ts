@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SidecarHandle, startSidecar } from '../../src/mesh/index.js';
+import { rawExchange } from './rawExchange.js';
 
 // Issue 13, item 1: edge path rules must see the path the application serves. An edge sidecar
 // sits in front of a node:http app (127.0.0.1, port 0) that echoes the target it received and the
@@ -10,7 +10,6 @@ import { type SidecarHandle, startSidecar } from '../../src/mesh/index.js';
 // segments itself and hide the bypass.
 
 const TEST_TIMEOUT_MS = 15_000;
-const REQUEST_TIMEOUT_MS = 5_000;
 
 interface Echo {
   readonly path: string;
@@ -81,32 +80,16 @@ async function edgeSidecar(
 }
 
 /** Sends `GET target` as raw bytes and reads the answer until the sidecar closes. */
-function rawGet(url: string, target: string): Promise<RawAnswer> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname);
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`raw GET ${target} timed out`));
-    }, REQUEST_TIMEOUT_MS);
-    let received = '';
-    socket.on('data', (chunk) => {
-      received += chunk.toString('latin1');
-    });
-    socket.on('error', () => {}); // a reset after the answer is fine; the answer is what counts
-    socket.on('close', () => {
-      clearTimeout(timer);
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? Number.NaN);
-      const split = received.indexOf('\r\n\r\n');
-      const head = split < 0 ? received : received.slice(0, split);
-      const rest = split < 0 ? '' : received.slice(split + 4);
-      resolve({
-        status,
-        body: /\r\ntransfer-encoding: *chunked/i.test(head) ? dechunk(rest) : rest,
-      });
-    });
-    socket.write(`GET ${target} HTTP/1.1\r\nHost: frontend\r\nConnection: close\r\n\r\n`);
-  });
+async function rawGet(url: string, target: string): Promise<RawAnswer> {
+  const received = await rawExchange(
+    url,
+    `GET ${target} HTTP/1.1\r\nHost: frontend\r\nConnection: close\r\n\r\n`,
+  );
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? Number.NaN);
+  const split = received.indexOf('\r\n\r\n');
+  const head = split < 0 ? received : received.slice(0, split);
+  const rest = split < 0 ? '' : received.slice(split + 4);
+  return { status, body: /\r\ntransfer-encoding: *chunked/i.test(head) ? dechunk(rest) : rest };
 }
 
 /** The body of a chunked message (sizes in hex, each chunk followed by CRLF). */

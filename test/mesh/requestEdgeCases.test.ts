@@ -1,9 +1,9 @@
-import { connect } from 'node:net';
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type SidecarHandle, startSidecar } from '../../src/mesh/index.js';
 import type { SidecarConfigInput } from '../../src/spec/sidecarSchema.js';
 import { type LoopbackServer, type Responder, reply, startServer } from '../runtime/loopback.js';
+import { rawExchange } from './rawExchange.js';
 
 // Issue 13, item 6: small correctness items at the sidecar's listeners. Real sockets on
 // 127.0.0.1, port 0; requests a client library would refuse to send go as raw bytes.
@@ -40,28 +40,6 @@ async function sidecar(config: Partial<SidecarConfigInput>): Promise<SidecarHand
 
 async function inboundTo(origin: string): Promise<SidecarHandle> {
   return sidecar({ inbound: { listen: '127.0.0.1:0', app: origin, capacity: 10 } });
-}
-
-/** Sends raw bytes and reads until the peer closes. */
-function rawExchange(url: string, text: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname);
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error('raw exchange timed out'));
-    }, REQUEST_TIMEOUT_MS);
-    let received = '';
-    socket.on('data', (chunk) => {
-      received += chunk.toString('latin1');
-    });
-    socket.on('error', () => {}); // a reset after the answer is fine; the answer is what counts
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(received);
-    });
-    socket.write(text);
-  });
 }
 
 function statusOf(answer: string): number {

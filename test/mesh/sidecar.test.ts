@@ -1,5 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import {
   sha256,
   startServer,
 } from '../runtime/loopback.js';
+import { rawExchange } from './rawExchange.js';
 
 // Real sockets on 127.0.0.1, port 0 only. Every request is bounded by an AbortSignal, and every
 // server, sidecar and agent is closed after each test, so no test can hang the run.
@@ -88,28 +88,6 @@ async function send(
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
   return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
-}
-
-/** Sends raw bytes and reads until the server closes (for requests undici will not send). */
-function rawExchange(url: string, text: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname);
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error('raw exchange timed out'));
-    }, REQUEST_TIMEOUT_MS);
-    let received = '';
-    socket.on('data', (chunk) => {
-      received += chunk.toString('latin1');
-    });
-    socket.on('error', () => {}); // a reset after the answer is fine; the answer is what counts
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(received);
-    });
-    socket.write(text);
-  });
 }
 
 async function metricValue(handle: SidecarHandle, series: string): Promise<number | undefined> {
