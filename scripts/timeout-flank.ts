@@ -14,7 +14,6 @@
  *
  * Run with `npx tsx scripts/timeout-flank.ts`. Fixed seeds: the same code prints the same.
  */
-import type { BackoffDescription } from '../src/model/backoff/BackoffDescription.js';
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
 import { phiFor } from '../src/model/phi/index.js';
@@ -24,17 +23,20 @@ import {
   routingChain,
   simulatorTimeouts,
   TIMED_CAPACITY,
+  TIMEOUT_VALIDATION,
   timedService,
 } from './lib/timeoutCases.js';
 
 // The validation's settings and grid (scripts/validate-timeouts-model.ts), for its substreams.
-const SEED = 2028;
-const BACKOFF: BackoffDescription = { kind: 'random', meanMs: 2000 };
-const RUN = { replications: 10, warmup: 50, duration: 200 } as const;
-const QUEUES = [50, 10] as const;
-const RETRIES = [5, 1] as const;
-const RHOS = [0.3, 0.5, 0.7, 0.9, 1.1, 1.3, 1.5] as const;
-const TIMEOUTS = [2, 3, 5, 10, 20] as const;
+const {
+  seed: SEED,
+  backoff: BACKOFF,
+  run: RUN,
+  queues: QUEUES,
+  retries: RETRIES,
+  rhos: RHOS,
+  timeouts: TIMEOUTS,
+} = TIMEOUT_VALIDATION;
 const WINDOW = 5;
 
 interface FlankCase {

@@ -16,7 +16,6 @@
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import type { BackoffDescription } from '../src/model/backoff/BackoffDescription.js';
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
 import type { NetworkReport } from '../src/model/network/NetworkReport.js';
@@ -37,6 +36,7 @@ import {
   routingCycle,
   simulatorTimeouts,
   TIMED_CAPACITY,
+  TIMEOUT_VALIDATION,
   timedService,
   twoLevel,
 } from './lib/timeoutCases.js';
@@ -44,14 +44,16 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Settings.
 
-const SEED = 2028;
-const BACKOFF: BackoffDescription = { kind: 'random', meanMs: 2000 };
+const {
+  seed: SEED,
+  backoff: BACKOFF,
+  run: RUN,
+  queues: QUEUES,
+  retries: RETRIES,
+  rhos: RHOS,
+  timeouts: TIMEOUTS, // mean service times
+} = TIMEOUT_VALIDATION;
 const TARGET = 0.02;
-const RUN = { replications: 10, warmup: 50, duration: 200, window: 50 } as const;
-const QUEUES = [50, 10] as const;
-const RETRIES = [5, 1] as const;
-const RHOS = [0.3, 0.5, 0.7, 0.9, 1.1, 1.3, 1.5] as const;
-const TIMEOUTS = [2, 3, 5, 10, 20] as const; // mean service times
 /** A rejection this close to 0 or 1 in both analysis and simulation is a trivial agreement. */
 const TRIVIAL = 0.01;
 

@@ -5,12 +5,28 @@
  * with a timeout at every hop, and routing networks with a timeout at every hop: a chain a → b,
  * a cycle a ⇄ b and hotelReservation's routing form.
  */
+import type { BackoffDescription } from '../../src/model/backoff/BackoffDescription.js';
 import type { NetworkModel } from '../../src/model/network/NetworkModel.js';
 import { fixedTimeout, type TimeoutStrategy } from '../../src/policy/timeout/TimeoutStrategy.js';
 import { builtinExample, parseNetwork, toNetworkModel } from '../../src/spec/index.js';
 
 /** The single service's capacity μ, requests/s (a mean service time of 10 ms). */
 export const TIMED_CAPACITY = 100;
+
+/**
+ * The timeout validation's settings and one-service grid (scripts/validate-timeouts-model.ts),
+ * shared with scripts/timeout-flank.ts, which re-runs its points on the same substreams.
+ */
+export const TIMEOUT_VALIDATION = Object.freeze({
+  seed: 2028,
+  backoff: { kind: 'random', meanMs: 2000 } as BackoffDescription,
+  run: { replications: 10, warmup: 50, duration: 200, window: 50 },
+  queues: [50, 10] as const,
+  retries: [5, 1] as const,
+  rhos: [0.3, 0.5, 0.7, 0.9, 1.1, 1.3, 1.5] as const,
+  /** Mean service times. */
+  timeouts: [2, 3, 5, 10, 20] as const,
+});
 
 /** One service with a per-try timeout, as {@link timedService} builds it. */
 export interface TimedServiceCase {
