@@ -118,17 +118,7 @@ export function twoLevel(c: TwoLevelCase): NetworkModel {
  * `difftry analyze --timeout` gives it). The file's `mixed` law.
  */
 export function hotelCallsWithTimeout(gammaLow: number, timeoutMs: number): NetworkModel {
-  const { fileName, text } = builtinExample('hotel-calls');
-  const spec = parseNetwork(text, fileName);
-  return toNetworkModel(
-    {
-      ...spec,
-      services: spec.services.map((s) =>
-        s.name === 'frontend' ? { ...s, arrivals: { ...s.arrivals, low: gammaLow } } : s,
-      ),
-    },
-    { retries: { high: 5, low: 1 }, timeoutMs },
-  );
+  return hotelWithTimeout('hotel-calls', gammaLow, timeoutMs);
 }
 
 /** A routing network of two services, as {@link routingChain} and {@link routingCycle} build it. */
@@ -213,7 +203,12 @@ export function routingCycle(c: RoutingPairCase): NetworkModel {
  * classes (`toNetworkModel`'s `timeoutMs`). The file's `mixed` law.
  */
 export function hotelRoutingWithTimeout(gammaLow: number, timeoutMs: number): NetworkModel {
-  const { fileName, text } = builtinExample('hotel');
+  return hotelWithTimeout('hotel', gammaLow, timeoutMs);
+}
+
+/** A built-in hotelReservation form at γ = (50, γ_low), k = (5, 1), a timeout at every hop. */
+function hotelWithTimeout(example: string, gammaLow: number, timeoutMs: number): NetworkModel {
+  const { fileName, text } = builtinExample(example);
   const spec = parseNetwork(text, fileName);
   return toNetworkModel(
     {
