@@ -2,6 +2,7 @@ import type { Registry } from 'prom-client';
 import type { RandomSource } from '../model/random.js';
 import type { Clock } from '../policy/Clock.js';
 import { type ClassOptions, classTable } from '../policy/classes/ClassTable.js';
+import { classHeaderVariant } from '../policy/request/classHeaderVariant.js';
 import { systemClock } from '../runtime/retryPolicy.js';
 import { checkSidecarConfig, parseEdgeValueList } from '../spec/parseSidecarConfig.js';
 import { SpecError } from '../spec/SpecError.js';
@@ -13,7 +14,7 @@ import { createInbound, type Inbound } from './inbound.js';
 import { createOutbound, type Outbound } from './outbound.js';
 import type { SidecarHeaderNames } from './requestHead.js';
 import { createSidecarMetrics, type ListenerLabel } from './sidecarMetrics.js';
-import { classHeaderVariant, peerCheck, peerHeaderValue } from './trust.js';
+import { peerCheck, peerHeaderValue } from './trust.js';
 
 /** Options of {@link startSidecar}: what a config file cannot say. */
 export interface SidecarOptions {

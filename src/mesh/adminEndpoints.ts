@@ -6,13 +6,14 @@ import { sendPlain } from './responseRelay.js';
  * The sidecar's own two endpoints: `GET /metrics` (Prometheus text from the sidecar's registry)
  * and `GET /healthz` (200 `ok` while serving, 503 `draining` during shutdown). Returns a function
  * that answers a request for either and returns true, or returns false for any other request.
+ * The function reads `target` (default `req.url`): at the edge, the normalised target, so that
+ * `/x/../metrics` reaches the sidecar's endpoint as it would reach the application's.
  */
 export function adminEndpoints(
   registry: Registry,
   draining: () => boolean,
-): (req: IncomingMessage, res: ServerResponse) => boolean {
-  return (req, res) => {
-    const target = req.url ?? '';
+): (req: IncomingMessage, res: ServerResponse, target?: string) => boolean {
+  return (req, res, target = req.url ?? '') => {
     if (!isAdminPath(target)) return false;
     const path = target.split('?', 1)[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {

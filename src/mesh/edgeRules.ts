@@ -1,4 +1,4 @@
-import { normalizeRequestPath } from './normalizePath.js';
+import { normalizeRequestPath } from '../policy/request/normalizePath.js';
 
 /** What an edge rule can look at in a request. */
 export interface EdgeRequest {

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { type Dispatcher, Pool } from 'undici';
 import type { Clock } from '../policy/Clock.js';
 import type { ClassTable } from '../policy/classes/ClassTable.js';
+import { normalizeRequestPath, stripPathParameters } from '../policy/request/normalizePath.js';
 import { parseRemainingMs } from '../runtime/remainingTime.js';
 import {
   DEFAULT_UPSTREAM_TIMEOUTS,
@@ -12,7 +13,6 @@ import {
 import { AdmissionGate } from './AdmissionGate.js';
 import type { EdgeRequest } from './edgeRules.js';
 import type { RequestHandler } from './httpListener.js';
-import { normalizeRequestPath } from './normalizePath.js';
 import { dispatchBody, streamBody } from './requestBody.js';
 import { isChunkedAlone, type RequestHead } from './requestHead.js';
 import { ResponseRelay, sendPlain } from './responseRelay.js';
@@ -34,7 +34,7 @@ export interface InboundOptions {
   readonly clock: Clock;
   readonly metrics: SidecarMetrics;
   /** Answers `/metrics` and `/healthz` (an inbound-only sidecar); false otherwise. */
-  readonly serveAdmin?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  readonly serveAdmin?: (req: IncomingMessage, res: ServerResponse, target?: string) => boolean;
 }
 
 /** Admission and classification in front of the local application. */
@@ -99,7 +99,6 @@ export function createInbound(options: InboundOptions): Inbound {
   };
 
   const handle: RequestHandler = (req, res, head) => {
-    if (serveAdmin?.(req, res)) return;
     const received = req.url ?? '/';
     if (received === '*') {
       // Asterisk-form (`OPTIONS *`) asks about the sidecar, not a resource of the application; a
@@ -110,14 +109,10 @@ export function createInbound(options: InboundOptions): Inbound {
     let target = received;
     let path = received.split('?', 1)[0] as string;
     let host = head.host;
-    // Read only for a chunked request, so others never make node:http build `req.headers`.
-    if (head.chunked && !isChunkedAlone(req.headers['transfer-encoding'])) {
-      sendPlain(res, 501, 'difftry: only the chunked transfer coding is supported', CLOSE);
-      return;
-    }
     if (edge !== undefined) {
       // At the edge the path decides the class: decide on the canonical path and send the
-      // application exactly that, so it cannot resolve the target to another resource.
+      // application exactly that, so it cannot resolve the target to another resource. The
+      // sidecar's own endpoints are matched on it too (`/x/../metrics` is `/metrics`).
       const normalized = normalizeRequestPath(received);
       if (!normalized.ok) {
         sendPlain(res, 400, `difftry: request target refused: ${normalized.reason}`);
@@ -128,7 +123,26 @@ export function createInbound(options: InboundOptions): Inbound {
       // RFC 9112 §3.2.2: an absolute-form target's authority replaces the Host header.
       if (normalized.authority !== undefined) host = normalized.authority;
     }
+    if (serveAdmin?.(req, res, target)) return;
+    // Read only for a chunked request, so others never make node:http build `req.headers`.
+    if (head.chunked && !isChunkedAlone(req.headers['transfer-encoding'])) {
+      sendPlain(res, 501, 'difftry: only the chunked transfer coding is supported', CLOSE);
+      return;
+    }
     const className = classify(req, head, path);
+    if (edge !== undefined && path.includes(';')) {
+      // Servlet containers drop path parameters (`/bulk;x/y` is `/bulk/y` to Tomcat), other
+      // servers keep them: a class that depends on which reading the application makes is refused.
+      const withoutParameters = stripPathParameters(path);
+      if (classify(req, head, withoutParameters) !== className) {
+        sendPlain(
+          res,
+          400,
+          `difftry: request target refused: path parameters (";") that change its class (${JSON.stringify(path)} and ${JSON.stringify(withoutParameters)} are classed apart)`,
+        );
+        return;
+      }
+    }
     const meter = meters.get(className) as InboundMeters;
     meter.arrival();
     const arrivedAt = performance.now();

@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { classHeaderVariant } from '../policy/request/classHeaderVariant.js';
+import { normalizeRequestPath } from '../policy/request/normalizePath.js';
 import type { RetryPolicy } from '../policy/retry/RetryPolicy.js';
 import { runWithContext } from './context.js';
 import { parseRemainingMs } from './remainingTime.js';
@@ -43,6 +45,15 @@ export interface RequestContextOptions<Req extends IncomingMessage = IncomingMes
    * values are ignored. Default none.
    */
   readonly deadlineHeader?: string;
+  /**
+   * Edge mode only: whether `req.url` is made canonical before `edge(req)` and the handler read
+   * it (dot segments removed, unreserved escapes decoded, repeated slashes merged; see
+   * `normalizeRequestPath`), and a target two readers could resolve apart (`%2F`, `%5C`,
+   * `%252e`, `..;`) answered with 400 before the handler runs. Default true: a route the edge
+   * classified must be the route the handler serves. Turn it off only when a router before this
+   * one has already done the same.
+   */
+  readonly normalizeTarget?: boolean;
 }
 
 /**
@@ -57,7 +68,13 @@ export interface RequestContextOptions<Req extends IncomingMessage = IncomingMes
  * - *Edge mode* (`edge` given), for services that face untrusted callers: the class header from
  *   the caller is ignored and removed from `req.headers` (and `req.rawHeaders`); the class comes
  *   from `edge(req)` alone, and an unknown answer gives the default class, never a higher one.
- *   `trustHeader` may still let chosen callers through (a function of the request).
+ *   `trustHeader` may still let chosen callers through (a function of the request). The target
+ *   is normalised first (`normalizeTarget`), so `/premium/../admin` is classified, and served, as
+ *   `/admin`.
+ *
+ * In both modes the header's look-alikes (`x_priority`, `X_PRIORITY` for `x-priority`: any case,
+ * `_` for `-`), which CGI-style frameworks read as the class header, are removed before the
+ * handler runs; the class header itself stays only when it is trusted.
  * - *Trusted mode* (no `edge`), for internal hops behind the edge: the class header is taken as
  *   is (unknown → the default class). Use it only where every caller is your own.
  *
@@ -87,8 +104,10 @@ export function withRequestContext<Req extends IncomingMessage, Res extends Serv
   policy: ClassResolver,
   handler: (req: Req, res: Res) => R,
   options: RequestContextOptions<Req> = {},
-): (req: Req, res: Res) => R {
+): (req: Req, res: Res) => R | undefined {
   const { edge, trustHeader = edge === undefined } = options;
+  const normalizeTarget = edge !== undefined && options.normalizeTarget !== false;
+  const spoofsClass = classHeaderVariant(policy.header);
   if (edge !== undefined && typeof edge !== 'function') {
     throw new TypeError(`edge should be a function of the request, got ${typeof edge}`);
   }
@@ -96,12 +115,27 @@ export function withRequestContext<Req extends IncomingMessage, Res extends Serv
   // The deadline is on the policy's clock, the one `retry()` compares it with.
   const clock = policy.clock ?? Date.now;
   return (req, res) => {
+    if (normalizeTarget) {
+      const normalized = normalizeRequestPath(req.url ?? '/');
+      if (!normalized.ok) {
+        const body = `difftry: request target refused: ${normalized.reason}\n`;
+        res.writeHead(400, {
+          'content-type': 'text/plain; charset=utf-8',
+          'content-length': Buffer.byteLength(body),
+          connection: 'close',
+        });
+        res.end(body);
+        return undefined;
+      }
+      req.url = normalized.path + normalized.query;
+    }
+    removeHeaders(req, (name) => name !== policy.header && spoofsClass(name));
     const trusted = typeof trustHeader === 'function' ? trustHeader(req) : trustHeader;
     let className: string;
     if (trusted && req.headers[policy.header] !== undefined) {
       className = classFromRequest(policy, req);
     } else {
-      removeHeader(req, policy.header);
+      removeHeaders(req, (name) => name === policy.header);
       className = policy.classify(edge?.(req));
     }
     const deadlineMs =
@@ -113,12 +147,12 @@ export function withRequestContext<Req extends IncomingMessage, Res extends Serv
   };
 }
 
-/** Removes every copy of header `name` (lower case) from a request. */
-function removeHeader(req: IncomingMessage, name: string): void {
-  delete req.headers[name];
+/** Removes every header whose lower-case name `matches` from a request (and its raw headers). */
+function removeHeaders(req: IncomingMessage, matches: (name: string) => boolean): void {
+  for (const name of Object.keys(req.headers)) if (matches(name)) delete req.headers[name];
   const raw = req.rawHeaders;
   for (let i = raw.length - 2; i >= 0; i -= 2) {
-    if ((raw[i] as string).toLowerCase() === name) raw.splice(i, 2);
+    if (matches((raw[i] as string).toLowerCase())) raw.splice(i, 2);
   }
 }
 

@@ -201,3 +201,77 @@ describe('edge path rules: what is classified is what is served', {
     });
   });
 });
+
+describe('edge path rules: path parameters (";")', { timeout: TEST_TIMEOUT_MS }, () => {
+  it.each([
+    ['/bulk;v=1/x', '/bulk;v=1/x'],
+    ['/bulk;jsessionid=9', '/bulk;jsessionid=9'],
+    ['/x;/../bulk/y', '/bulk/y'],
+  ])(
+    'demotion rule: GET %s, which a servlet container reads as /bulk…, is refused or low',
+    async (target, path) => {
+      const seen: string[] = [];
+      const sidecar = await edgeSidecar([{ path: '/bulk', class: 'low' }], 'high', seen);
+      const answer = await rawGet(sidecar.inboundUrl as string, target);
+      if (answer.status === 200) {
+        // Both readings are /bulk…: low either way, so it may pass.
+        expect(JSON.parse(answer.body)).toMatchObject({ path, className: 'low' });
+      } else {
+        expect({ target, status: answer.status, seen }).toStrictEqual({
+          target,
+          status: 400,
+          seen: [],
+        });
+        expect(answer.body).toContain('path parameters');
+      }
+    },
+  );
+
+  it('refuses a promotion that only one reading would give', async () => {
+    const seen: string[] = [];
+    const sidecar = await edgeSidecar([{ path: '/premium', class: 'high' }], 'low', seen);
+    const answer = await rawGet(sidecar.inboundUrl as string, '/premium;x/y');
+    expect({ status: answer.status, seen }).toStrictEqual({ status: 400, seen: [] });
+  });
+
+  it('passes path parameters that leave the class alone, as received', async () => {
+    const sidecar = await edgeSidecar([{ path: '/premium', class: 'high' }], 'low');
+    for (const [target, className] of [
+      ['/premium/cart;jsessionid=A1', 'high'],
+      ['/shop;jsessionid=A1/cart', 'low'],
+    ] as const) {
+      expect(await served(sidecar.inboundUrl as string, target)).toMatchObject({
+        path: target,
+        className,
+      });
+    }
+  });
+});
+
+describe('the sidecar’s own endpoints at the edge', { timeout: TEST_TIMEOUT_MS }, () => {
+  it.each(['/x/../metrics', '/./metrics', '/%6detrics', '//metrics'])(
+    'answers GET %s itself, as the application would have resolved it',
+    async (target) => {
+      const seen: string[] = [];
+      const sidecar = await edgeSidecar([{ path: '/premium', class: 'high' }], 'low', seen);
+      const answer = await rawGet(sidecar.inboundUrl as string, target);
+      expect({ target, status: answer.status, seen }).toStrictEqual({
+        target,
+        status: 200,
+        seen: [],
+      });
+      expect(answer.body).toContain('difftry_');
+    },
+  );
+
+  it('answers GET /premium/../healthz itself', async () => {
+    const seen: string[] = [];
+    const sidecar = await edgeSidecar([{ path: '/premium', class: 'high' }], 'low', seen);
+    const answer = await rawGet(sidecar.inboundUrl as string, '/premium/../healthz');
+    expect({ status: answer.status, body: answer.body, seen }).toStrictEqual({
+      status: 200,
+      body: 'ok\n',
+      seen: [],
+    });
+  });
+});

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { classHeaderVariant, peerCheck } from '../../src/mesh/trust.js';
+import { peerCheck } from '../../src/mesh/trust.js';
+import { classHeaderVariant } from '../../src/policy/request/classHeaderVariant.js';
 
 // Issue 13, item 3: the peer check must do the same work whatever name it is shown, so its time
 // cannot tell which names are trusted. Counted through an injected comparer, never timed.

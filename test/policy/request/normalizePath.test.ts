@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizeRequestPath, removeDotSegments } from '../../src/mesh/normalizePath.js';
+import {
+  normalizeRequestPath,
+  removeDotSegments,
+} from '../../../src/policy/request/normalizePath.js';
 
 // RFC 3986 §5.4: references resolved against the base URI "http://a/b/c/d;p?q". A relative path
 // reference is merged with the base path up to its last "/" (§5.2.3) and then has its dot segments

@@ -167,6 +167,19 @@ function segmentAmbiguity(segment: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A normalised path without its path parameters: each segment cut at its first `;`, as servlet
+ * containers read it (`/bulk;jsessionid=1/y` → `/bulk/y`). Only to compare how the two readings
+ * are classed; the application is given the path with its parameters.
+ * @example
+ * ```ts
+ * stripPathParameters('/bulk;v=1/items;page=2'); // '/bulk/items'
+ * ```
+ */
+export function stripPathParameters(path: string): string {
+  return path.replace(/;[^/]*/g, '');
+}
+
 function refuse(reason: string): RefusedTarget {
   return { ok: false, reason };
 }
