@@ -42,8 +42,13 @@ export interface SidecarHandle {
   readonly adminUrl?: string;
   /** The sidecar's own Prometheus registry (also served at `/metrics`). */
   readonly registry: Registry;
-  /** The admission gate's occupancy now (inbound only). */
-  admission(): { readonly running: number; readonly queued: number } | undefined;
+  /**
+   * The admission gate's occupancy now (inbound only): requests running in the application,
+   * waiting for a place, and still sending their bodies (which hold neither).
+   */
+  admission():
+    | { readonly running: number; readonly queued: number; readonly uploading: number }
+    | undefined;
   /**
    * Graceful shutdown: stops accepting connections (new requests on open ones get 503 and
    * `Connection: close`, `/healthz` says `draining`), waits for the requests in flight (queued
@@ -246,7 +251,11 @@ export async function startSidecar(
     admission: () =>
       inbound === undefined
         ? undefined
-        : { running: inbound.gate.active, queued: inbound.gate.queued },
+        : {
+            running: inbound.gate.active,
+            queued: inbound.gate.queued,
+            uploading: inbound.uploading,
+          },
     close(closeOptions = {}) {
       const graceMs = closeOptions.graceMs ?? spec.shutdownGraceMs;
       if (!(graceMs >= 0)) throw new RangeError(`graceMs should be ≥ 0, got ${graceMs}`);

@@ -6,6 +6,7 @@ import type { ClassTable } from '../policy/classes/ClassTable.js';
 import { normalizeRequestPath, stripPathParameters } from '../policy/request/normalizePath.js';
 import { parseRemainingMs } from '../runtime/remainingTime.js';
 import {
+  DEFAULT_INBOUND_UPLOADS,
   DEFAULT_UPSTREAM_TIMEOUTS,
   type InboundConfig,
   type SidecarLimits,
@@ -13,7 +14,7 @@ import {
 import { AdmissionGate } from './AdmissionGate.js';
 import type { EdgeRequest } from './edgeRules.js';
 import type { RequestHandler } from './httpListener.js';
-import { dispatchBody, streamBody } from './requestBody.js';
+import { BodyTooLargeError, dispatchBody, type PreparedBody, readBody } from './requestBody.js';
 import { isChunkedAlone, type RequestHead } from './requestHead.js';
 import { ResponseRelay, sendPlain } from './responseRelay.js';
 import type { InboundMeters, SidecarMetrics } from './sidecarMetrics.js';
@@ -41,6 +42,8 @@ export interface InboundOptions {
 export interface Inbound {
   readonly handle: RequestHandler;
   readonly gate: AdmissionGate<PendingRequest>;
+  /** Requests whose bodies are being received now, before they ask for a place. */
+  readonly uploading: number;
   /** Closes the pool to the application (after the listener has drained). */
   close(): Promise<void>;
 }
@@ -79,6 +82,10 @@ export function createInbound(options: InboundOptions): Inbound {
   const onAnswer = (status: number) => {
     if (status === 413) metrics.limitRejection('inbound', 'body_bytes');
   };
+  const uploads = inbound.uploads ?? DEFAULT_INBOUND_UPLOADS;
+  let uploading = 0;
+  const bodyLimits = { replayBytes: limits.replayBodyBytes, maxBytes: limits.maxBodyBytes };
+  const uploadsFullText = `difftry: ${options.service} is receiving ${uploads} request bodies already`;
   const describe = (error: Error) => `difftry: application of ${options.service}: ${error.message}`;
 
   const classify = (req: IncomingMessage, head: RequestHead, path: string): string => {
@@ -148,7 +155,9 @@ export function createInbound(options: InboundOptions): Inbound {
     const arrivedAt = performance.now();
     const remainingMs = parseRemainingMs(head.deadlineValue);
     const deadlineMs = remainingMs === undefined ? undefined : clock() + remainingMs;
-    let state: 'queued' | 'running' | 'done' = 'queued';
+    const hasBody = head.chunked || head.contentLength > 0;
+    let body: PreparedBody | undefined;
+    let state: 'uploading' | 'queued' | 'running' | 'done' = 'queued';
     const release = () => {
       if (state !== 'running') return;
       state = 'done';
@@ -173,18 +182,28 @@ export function createInbound(options: InboundOptions): Inbound {
           }
           headers[deadlineHeader] = String(leftMs);
         }
-        const hasBody = head.chunked || head.contentLength > 0;
         const opts: Dispatcher.DispatchOptions = {
           path: basePath + target,
           method: req.method as Dispatcher.HttpMethod,
           headers,
-          body: hasBody ? dispatchBody(streamBody(req, limits.maxBodyBytes)) : undefined,
+          body: dispatchBody(body),
         };
         pool.dispatch(opts, relay);
       },
     };
     const relay = new ResponseRelay(res, describe, onAnswer);
+    let holdsUpload = false;
+    const endUpload = () => {
+      if (!holdsUpload) return;
+      holdsUpload = false;
+      uploading -= 1;
+    };
     res.once('close', () => {
+      endUpload();
+      if (state === 'uploading') {
+        state = 'done';
+        return;
+      }
       if (state === 'queued') {
         gate.cancel(pending);
         state = 'done';
@@ -197,23 +216,73 @@ export function createInbound(options: InboundOptions): Inbound {
       else relay.abort(new Error('difftry: the caller went away'));
       release();
     });
-    switch (gate.enter(pending)) {
-      case 'run':
-        pending.start();
-        return;
-      case 'queued':
-        return;
-      case 'rejected':
-        state = 'done';
-        meter.admissionRejection();
-        sendPlain(res, 503, fullText);
-        return;
+    const reject = (headers?: Readonly<Record<string, string>>) => {
+      state = 'done';
+      meter.admissionRejection();
+      sendPlain(res, 503, fullText, headers);
+    };
+    const admit = () => {
+      state = 'queued';
+      switch (gate.enter(pending)) {
+        case 'run':
+          pending.start();
+          return;
+        case 'queued':
+          return;
+        case 'rejected':
+          // A body still streaming was never read to its end: the connection cannot go on.
+          reject(body === undefined || Buffer.isBuffer(body) ? undefined : CLOSE);
+          return;
+      }
+    };
+    if (!hasBody) {
+      admit();
+      return;
     }
+    // A request with a body is received (up to replayBodyBytes, its whole body) before it asks
+    // for a place, so a client trickling its upload holds an upload place, never one of the c
+    // places the application's work needs. Full at arrival: refused before a byte is read.
+    if (gate.inSystem >= inbound.capacity) {
+      reject(CLOSE);
+      return;
+    }
+    if (uploading >= uploads) {
+      metrics.limitRejection('inbound', 'uploads');
+      state = 'done';
+      sendPlain(res, 503, uploadsFullText, CLOSE);
+      return;
+    }
+    uploading += 1;
+    holdsUpload = true;
+    state = 'uploading';
+    readBody(req, bodyLimits).then(
+      (received) => {
+        endUpload();
+        if (state !== 'uploading' || res.destroyed) return;
+        body = received;
+        admit();
+      },
+      (error: unknown) => {
+        endUpload();
+        if (state !== 'uploading') return;
+        state = 'done';
+        if (error instanceof BodyTooLargeError) {
+          metrics.limitRejection('inbound', 'body_bytes');
+          sendPlain(res, 413, `difftry: request body over ${limits.maxBodyBytes} bytes`, CLOSE);
+        } else {
+          // The client went away, or its upload ran past requestTimeoutMs (node:http closes it).
+          res.destroy();
+        }
+      },
+    );
   };
 
   return {
     handle,
     gate,
+    get uploading() {
+      return uploading;
+    },
     close: () => pool.destroy(),
   };
 }

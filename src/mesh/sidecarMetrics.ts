@@ -17,7 +17,7 @@ export const GIVE_UP_REASONS = [
 export type GiveUpLabel = (typeof GIVE_UP_REASONS)[number];
 
 /** The limits whose rejections are counted: header bytes (431), header lines (431), body (413). */
-export type LimitLabel = 'header_bytes' | 'header_count' | 'body_bytes';
+export type LimitLabel = 'header_bytes' | 'header_count' | 'body_bytes' | 'uploads';
 
 /** The three listeners a sidecar may run. */
 export type ListenerLabel = 'inbound' | 'outbound' | 'admin';
@@ -212,7 +212,7 @@ export function createSidecarMetrics(options: SidecarMetricsOptions): SidecarMet
   }
   const limitRejections = new Counter({
     name: 'difftry_limit_rejections_total',
-    help: 'Requests refused for a limit: header bytes or lines (431), body bytes (413).',
+    help: 'Requests refused for a limit: header bytes or lines (431), body bytes (413), uploads at once (503).',
     labelNames: ['listener', 'limit'] as const,
     registers,
   });

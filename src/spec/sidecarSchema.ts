@@ -180,6 +180,7 @@ export const inboundSchema = described(
       'ms from forwarding a request to its response headers',
     ).optional(),
     appBodyTimeoutMs: transportTimeout('ms between two chunks of a response body').optional(),
+    uploads: positiveInteger('requests whose bodies are being received at once').optional(),
   }),
   'an inbound: a mapping with listen, app and capacity',
 );
@@ -215,6 +216,14 @@ export const DEFAULT_SIDECAR_LIMITS = Object.freeze({
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
 });
+
+/**
+ * How many requests the inbound listener receives bodies for at once, by default. A request with
+ * a body is read (up to `limits.replayBodyBytes`, so with the default limits at most 64 MiB held
+ * at once) before it asks for an admission place; the 65th upload at once gets 503. See
+ * docs/mesh.md.
+ */
+export const DEFAULT_INBOUND_UPLOADS = 64;
 
 /**
  * How long a sidecar waits on an upstream (or the inbound application) that holds a call without

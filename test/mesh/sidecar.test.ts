@@ -445,7 +445,7 @@ describe('sidecar: admission (inbound)', { timeout: TEST_TIMEOUT_MS }, () => {
     const admitted = [1, 2, 3].map((i) => send(`${url}/${i}`));
     await service.received(1);
     await waitFor(() => proxy.admission()?.queued === 2);
-    expect(proxy.admission()).toStrictEqual({ running: 1, queued: 2 });
+    expect(proxy.admission()).toStrictEqual({ running: 1, queued: 2, uploading: 0 });
     // m = 3 are in the system: the fourth is rejected before the application sees it.
     const rejected = await send(`${url}/4`);
     expect(rejected.status).toBe(503);

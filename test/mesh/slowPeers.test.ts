@@ -114,7 +114,7 @@ describe('slow clients at the inbound listener (issue 13, item 4)', {
     expect(await send(`${url}/`)).toEqual({ status: 200, text: 'ok' });
   });
 
-  it('a client that stalls its body is cut, and its admission place comes free', async () => {
+  it('a client that stalls its body holds no admission place, and is cut', async () => {
     const origin = await app((_req, res) => reply(res, 200, 'ok'));
     const proxy = await sidecar({
       inbound: { listen: '127.0.0.1:0', app: origin, concurrency: 1, capacity: 1 },
@@ -124,16 +124,18 @@ describe('slow clients at the inbound listener (issue 13, item 4)', {
       url,
       'POST /upload HTTP/1.1\r\nHost: app\r\nContent-Length: 100000\r\n\r\nx',
     );
-    // While it uploads it holds the one place (c = m = 1): the next caller is rejected...
-    await until(() => proxy.admission()?.running === 1);
-    expect((await send(`${url}/`)).status).toBe(503);
+    // While it uploads it holds an upload place, not the one running place (c = m = 1)...
+    await until(() => proxy.admission()?.uploading === 1);
+    expect(proxy.admission()).toEqual({ running: 0, queued: 0, uploading: 1 });
+    expect(await send(`${url}/`)).toEqual({ status: 200, text: 'ok' });
     // ...until the request timeout cuts it.
     const received = await stalled.closed;
     expect(cutOrTimedOut(received), received).toBe(true);
-    await until(() => proxy.admission()?.running === 0);
-    expect(await send(`${url}/`)).toEqual({ status: 200, text: 'ok' });
+    await until(() => proxy.admission()?.uploading === 0);
+    expect(proxy.admission()).toEqual({ running: 0, queued: 0, uploading: 0 });
   });
-  it('twenty trickling uploads fill c = 4, m = 20, and all are cut so others are served', async () => {
+
+  it('twenty trickling uploads at c = 4, m = 20 leave every place to other callers', async () => {
     const origin = await app((_req, res) => reply(res, 200, 'ok'));
     const proxy = await sidecar({
       inbound: { listen: '127.0.0.1:0', app: origin, concurrency: 4, capacity: 20 },
@@ -142,15 +144,57 @@ describe('slow clients at the inbound listener (issue 13, item 4)', {
     const stalled = Array.from({ length: 20 }, () =>
       stall(url, 'POST /upload HTTP/1.1\r\nHost: app\r\nContent-Length: 100000\r\n\r\nx'),
     );
-    await until(() => {
-      const gate = proxy.admission();
-      return gate?.running === 4 && gate.queued === 16;
-    });
-    expect((await send(`${url}/`)).status).toBe(503);
+    await until(() => proxy.admission()?.uploading === 20);
+    const others = await Promise.all(Array.from({ length: 8 }, () => send(`${url}/`)));
+    expect(others).toEqual(Array.from({ length: 8 }, () => ({ status: 200, text: 'ok' })));
     const received = await Promise.all(stalled.map((s) => s.closed));
     for (const text of received) expect(cutOrTimedOut(text), text).toBe(true);
-    await until(() => proxy.admission()?.running === 0 && proxy.admission()?.queued === 0);
-    expect(await send(`${url}/`)).toEqual({ status: 200, text: 'ok' });
+    await until(() => proxy.admission()?.uploading === 0);
+    expect(proxy.admission()).toEqual({ running: 0, queued: 0, uploading: 0 });
+  });
+
+  it('uploads beyond inbound.uploads get 503 at once, counted as a limit', async () => {
+    const origin = await app((_req, res) => reply(res, 200, 'ok'));
+    const proxy = await sidecar({
+      inbound: { listen: '127.0.0.1:0', app: origin, concurrency: 1, capacity: 5, uploads: 2 },
+    });
+    const url = proxy.inboundUrl as string;
+    const stalled = Array.from({ length: 2 }, () =>
+      stall(url, 'POST /upload HTTP/1.1\r\nHost: app\r\nContent-Length: 10\r\n\r\nx'),
+    );
+    await until(() => proxy.admission()?.uploading === 2);
+    const third = stall(url, 'POST /upload HTTP/1.1\r\nHost: app\r\nContent-Length: 10\r\n\r\nx');
+    const answer = await third.closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 503 /);
+    expect(answer).toContain('receiving 2 request bodies already');
+    const metrics = await proxy.registry.getSingleMetricAsString('difftry_limit_rejections_total');
+    expect(metrics).toMatch(/limit="uploads"[^\n]*\} 1/);
+    for (const s of stalled) await s.closed;
+  });
+
+  it('a body the application must not wait for arrives whole, large ones streamed', async () => {
+    const server = await startServer((_req, res) => reply(res, 200, 'ok'));
+    servers.push(server);
+    const origin = new URL(server.url).origin;
+    const proxy = await sidecar({
+      limits: { ...limits, replayBodyBytes: 1000 },
+      inbound: { listen: '127.0.0.1:0', app: origin, concurrency: 1, capacity: 2 },
+    });
+    const agent = new Agent();
+    agents.push(agent);
+    for (const size of [10, 1000, 5000]) {
+      const res = await request(`${proxy.inboundUrl}/upload`, {
+        method: 'POST',
+        body: Buffer.alloc(size, 97),
+        dispatcher: agent,
+        signal: AbortSignal.timeout(GENEROUS_MS),
+      });
+      expect({ status: res.statusCode, text: await res.body.text() }).toEqual({
+        status: 200,
+        text: 'ok',
+      });
+    }
+    expect(server.requests.map((r) => r.bodyBytes)).toEqual([10, 1000, 5000]);
   });
 });
 
