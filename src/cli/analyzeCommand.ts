@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import {
   analyzeNetwork,
   usesCallSolver,
@@ -16,7 +15,7 @@ import {
 import type { ModelName } from '../model/phi/Phi.js';
 import { toNetworkModel } from '../spec/toNetworkModel.js';
 import { loadNetwork, type NetworkSource } from './input.js';
-import { checkOutputPath } from './outputPath.js';
+import { checkOutputPath, writeOutputFiles } from './outputPath.js';
 import { applySweep, parseSweep } from './sweep.js';
 import { fixed, formatTable, groupedRows } from './table.js';
 import { UsageError } from './UsageError.js';
@@ -130,7 +129,10 @@ export async function analyzeCommand(options: AnalyzeOptions): Promise<CommandOu
         r.converged,
       ].join(','),
     );
-    await writeFile(options.csv, `${[header, ...lines].join('\n')}\n`);
+    await writeOutputFiles(
+      [{ path: options.csv, text: `${[header, ...lines].join('\n')}\n` }],
+      '--csv',
+    );
     stderr = `wrote ${rows.length} rows to ${options.csv}`;
   }
   const classCount = model.classes.length;

@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { Document, isMap, isScalar, isSeq, visit } from 'yaml';
 import { compactNetwork } from '../spec/generators/compactNetwork.js';
 import type { EdgeForm } from '../spec/generators/GeneratorOptions.js';
@@ -9,6 +8,7 @@ import {
   type NetworkKind,
 } from '../spec/generators/generateNetwork.js';
 import type { NetworkSpec } from '../spec/schema.js';
+import { checkOutputPath, writeOutputFiles } from './outputPath.js';
 import { UsageError } from './UsageError.js';
 
 /** Options of `difftry generate`. */
@@ -45,6 +45,7 @@ export async function generateCommand(options: GenerateOptions): Promise<string 
     );
   }
   const form = parseForm(kind, options.form);
+  if (options.output !== undefined) await checkOutputPath(options.output, '--output');
   const services =
     options.services ??
     (kind === 'dgg' ? GENERATE_DEFAULTS.dggServices : GENERATE_DEFAULTS.services);
@@ -59,12 +60,7 @@ export async function generateCommand(options: GenerateOptions): Promise<string 
     : toYaml(network, commandLine(kind, services, options, form));
   if (options.output === undefined) return text;
 
-  try {
-    await writeFile(options.output, text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new UsageError(`generate: cannot write ${options.output}: ${reason}`, { cause: error });
-  }
+  await writeOutputFiles([{ path: options.output, text }], '--output');
   process.stderr.write(
     `difftry: wrote ${kind} network (${services} services, ${network.classes.length} classes, seed ${options.seed}) to ${options.output}\n`,
   );

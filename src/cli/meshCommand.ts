@@ -1,4 +1,3 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { stringify } from 'yaml';
@@ -6,7 +5,7 @@ import { checkSidecarConfig } from '../spec/parseSidecarConfig.js';
 import type { SidecarConfigInput } from '../spec/sidecarSchema.js';
 import { sidecarsFromNetwork } from '../spec/sidecarsFromNetwork.js';
 import { integerIn, loadNetwork, type NetworkSource } from './input.js';
-import { checkOutputDirectory } from './outputPath.js';
+import { checkOutputDirectory, makeOutputDirectory, writeOutputFiles } from './outputPath.js';
 import { UsageError } from './UsageError.js';
 
 /** Options of `difftry mesh sidecars`. */
@@ -78,8 +77,11 @@ export async function meshSidecarsCommand(options: MeshSidecarsOptions): Promise
     seen.set(path, config.service);
   }
   await checkOutputDirectory(options.out, '--out');
-  await mkdir(options.out, { recursive: true });
-  await Promise.all(files.map(({ path, config }) => writeFile(path, render(config))));
+  await makeOutputDirectory(options.out, '--out');
+  await writeOutputFiles(
+    files.map(({ path, config }) => ({ path, text: render(config) })),
+    '--out',
+  );
   if (options.json) return JSON.stringify({ files: files.map((f) => f.path) }, null, 2);
   return files.map(({ path, config }) => `wrote ${path} (sidecar of ${config.service})`).join('\n');
 }

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { access, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { UsageError } from './UsageError.js';
 
 /**
@@ -66,4 +66,63 @@ export async function checkOutputDirectory(path: string, option: string): Promis
     if (parent === at) return;
     at = parent;
   }
+}
+
+/**
+ * Creates an output directory (with its parents), as a usage error when it cannot be.
+ * @throws UsageError naming the option, the path and the system's reason.
+ */
+export async function makeOutputDirectory(path: string, option: string): Promise<void> {
+  try {
+    await mkdir(path, { recursive: true });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`${option}: cannot create ${path}: ${reason}`, { cause: error });
+  }
+}
+
+/** One file of a command's output: where, and its whole text. */
+export interface OutputFile {
+  readonly path: string;
+  readonly text: string;
+}
+
+/**
+ * Writes a command's output files so that none is ever left half-written: each text goes to a
+ * temporary file beside its target (`.NAME.PID.tmp`), and only once every one is written whole
+ * are they renamed into place (a rename within a directory is atomic). A failure (a full disk, a
+ * directory removed meanwhile) removes the temporary files and leaves what was there before.
+ * @param option the option that named the path, as the message states it: `--csv`.
+ * @throws UsageError naming the option, the file and the system's reason (exit 2, one line).
+ * @example
+ * ```ts
+ * await writeOutputFiles([{ path: 'sweep.csv', text: 'x,y\n1,2\n' }], '--csv');
+ * ```
+ */
+export async function writeOutputFiles(
+  files: readonly OutputFile[],
+  option: string,
+): Promise<void> {
+  const temporary = files.map(({ path }) =>
+    join(dirname(path), `.${basename(path)}.${process.pid}.tmp`),
+  );
+  let failed: { path: string; error: unknown } | undefined;
+  for (let i = 0; i < files.length && failed === undefined; i++) {
+    const file = files[i] as OutputFile;
+    await writeFile(temporary[i] as string, file.text).catch((error: unknown) => {
+      failed = { path: file.path, error };
+    });
+  }
+  for (let i = 0; i < files.length && failed === undefined; i++) {
+    const file = files[i] as OutputFile;
+    await rename(temporary[i] as string, file.path).catch((error: unknown) => {
+      failed = { path: file.path, error };
+    });
+  }
+  if (failed === undefined) return;
+  await Promise.all(temporary.map((path) => rm(path, { force: true }).catch(() => {})));
+  const reason = failed.error instanceof Error ? failed.error.message : String(failed.error);
+  throw new UsageError(`${option}: cannot write ${failed.path}: ${reason}`, {
+    cause: failed.error,
+  });
 }

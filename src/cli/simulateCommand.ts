@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
 import type { TimeoutStrategyDescription } from '../policy/timeouts/createTimeoutStrategy.js';
 import type { ReplicatedNetworkResult } from '../sim/network/replicateNetwork.js';
@@ -24,7 +23,7 @@ import {
   replicate,
   simulationOptions,
 } from './networkSimulation.js';
-import { checkOutputPath } from './outputPath.js';
+import { checkOutputPath, writeOutputFiles } from './outputPath.js';
 import { type ProgressReporter, progressOnStderr } from './progress.js';
 import { simulateSweep } from './simulateSweep.js';
 import { formatWindows, windowCsv } from './simulateWindows.js';
@@ -253,7 +252,7 @@ async function simulateNetworkCommand(
   const windows = result.windows;
   let stderr: string | undefined;
   if (options.csv !== undefined && windows !== undefined) {
-    await writeFile(options.csv, windowCsv(windows));
+    await writeOutputFiles([{ path: options.csv, text: windowCsv(windows) }], '--csv');
     stderr = `wrote ${windows.length} windows to ${options.csv}`;
   }
   if (options.json) {

@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import type { NetworkReport } from '../model/network/NetworkReport.js';
 import type { TimeoutStrategyDescription } from '../policy/timeouts/createTimeoutStrategy.js';
 import type { NetworkSpec } from '../spec/schema.js';
@@ -12,6 +11,7 @@ import {
   replicate,
   simulationOptions,
 } from './networkSimulation.js';
+import { writeOutputFiles } from './outputPath.js';
 import { progressOnStderr } from './progress.js';
 import type { SimulateOptions } from './simulateCommand.js';
 import { type TimeoutSetting, timeoutSetting } from './simulationConfig.js';
@@ -142,9 +142,14 @@ export async function simulateSweep(
         r.timeoutsPerSecond,
       ].join(','),
     );
-    await writeFile(
-      options.csv,
-      `${[SIMULATE_SWEEP_CSV_COLUMNS.join(','), ...lines].join('\n')}\n`,
+    await writeOutputFiles(
+      [
+        {
+          path: options.csv,
+          text: `${[SIMULATE_SWEEP_CSV_COLUMNS.join(','), ...lines].join('\n')}\n`,
+        },
+      ],
+      '--csv',
     );
     stderr = `wrote ${rows.length} rows to ${options.csv}`;
   }

@@ -1,4 +1,3 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Command, Option } from 'commander';
 import type { BackoffDescription } from '../model/backoff/BackoffDescription.js';
@@ -23,7 +22,7 @@ import {
   parseRetries,
   positiveNumber,
 } from './input.js';
-import { checkOutputDirectory } from './outputPath.js';
+import { checkOutputDirectory, makeOutputDirectory, writeOutputFiles } from './outputPath.js';
 import { progressOnStderr } from './progress.js';
 import { fixed, formatTable } from './table.js';
 import { UsageError } from './UsageError.js';
@@ -319,10 +318,15 @@ export async function testbedFig5Command(
   }
   const files = { csv: 'testbed-fig5.csv', svg: 'testbed-fig5.svg', md: 'testbed-fig5.md' };
   const command = `difftry testbed fig5${options.quick ? ' --quick' : ''}`;
-  await mkdir(out, { recursive: true });
-  await writeFile(join(out, files.csv), fig5Csv(result));
-  await writeFile(join(out, files.svg), fig5Svg(result));
-  await writeFile(join(out, files.md), fig5Markdown(result, { ...files, command }));
+  await makeOutputDirectory(out, '--out');
+  await writeOutputFiles(
+    [
+      { path: join(out, files.csv), text: fig5Csv(result) },
+      { path: join(out, files.svg), text: fig5Svg(result) },
+      { path: join(out, files.md), text: fig5Markdown(result, { ...files, command }) },
+    ],
+    '--out',
+  );
   const written = `wrote ${Object.values(files)
     .map((f) => join(out, f))
     .join(', ')} in ${fixed(result.seconds / 60, 1)} min`;

@@ -4,6 +4,7 @@ import { DEFAULT_MAX_CLASSES, DISTINCT_TOLERANCE, MAX_CLASSES } from '../model/u
 import type { CommandOutput } from './analyzeCommand.js';
 import { writeCounterexamples } from './counterexampleFiles.js';
 import { formatUniquenessRun } from './formatUniquenessRun.js';
+import { checkOutputDirectory } from './outputPath.js';
 import { progressOnStderr } from './progress.js';
 import { runUniquenessCheck, type UniquenessRun } from './runUniquenessCheck.js';
 import { UsageError } from './UsageError.js';
@@ -97,9 +98,10 @@ export async function verifyUniquenessCommand(
     );
   }
 
+  // Counterexamples are written after the run: a directory that cannot take them is refused now.
+  await checkOutputDirectory(options.out ?? '.', '--out');
   const progress = progressOnStderr('verify-uniqueness');
-  // The bar moves in thousandths: report only those steps, so that its ETA (over its last 50
-  // updates) sees progress even when a run has millions of jobs.
+  // Report only thousandths: a run of millions of jobs need not redraw for each.
   let shown = -1;
   const onProgress = (done: number, total: number) => {
     const step = Math.floor((1000 * done) / total);
