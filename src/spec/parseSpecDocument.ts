@@ -1,4 +1,12 @@
-import { type Document, LineCounter, parseDocument, visit } from 'yaml';
+import {
+  type Document,
+  isAlias,
+  isCollection,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  visit,
+} from 'yaml';
 import type { z } from 'zod';
 import { describeIssue } from './describeIssue.js';
 import { formatPath } from './formatPath.js';
@@ -63,6 +71,17 @@ export function parseSpecDocument<S extends z.ZodType>(
       ...place(0),
       expected: kind.expected,
       problem: `expected ${kind.expected}, got an empty file`,
+    });
+  }
+  const collectionKey = firstCollectionKey(doc);
+  if (collectionKey !== undefined) {
+    // toJS would stringify the key and print a Node warning on stderr besides the one line.
+    throw SpecError.of({
+      code: 'DIFFTRY_SPEC_INVALID',
+      file: fileName,
+      ...place(collectionKey.offset),
+      expected: 'a plain key (a name)',
+      problem: `expected a plain key (a name), got a ${collectionKey.kind} as a key`,
     });
   }
   let data: unknown;
@@ -145,6 +164,26 @@ function validate<S extends z.ZodType>(
 /** The first line of a parser message, without a trailing period. */
 function shortReason(message: string): string {
   return (message.split('\n', 1)[0] ?? message).replace(/\.$/, '').trim();
+}
+
+/**
+ * The first mapping key that is itself a list or a mapping (`? [a]: 1`, `{[a]: 1}`, an alias to
+ * one), which no JSON object can hold, with where it starts; undefined when every key is plain.
+ */
+function firstCollectionKey(
+  doc: Document,
+): { readonly offset: number | undefined; readonly kind: 'list' | 'mapping' } | undefined {
+  let found: { offset: number | undefined; kind: 'list' | 'mapping' } | undefined;
+  visit(doc, {
+    Pair(_key, pair) {
+      const key = isAlias(pair.key) ? pair.key.resolve(doc) : pair.key;
+      if (!isCollection(key)) return undefined;
+      const offset = (isAlias(pair.key) ? pair.key.range : key.range)?.[0];
+      found = { offset, kind: isSeq(key) ? 'list' : 'mapping' };
+      return visit.BREAK;
+    },
+  });
+  return found;
 }
 
 function firstAliasOffset(doc: Document): number | undefined {
