@@ -82,6 +82,8 @@ const IN_FLIGHT_BOUND = 1_000;
 const TICK_MS = 10;
 const MAX_BURST = 50;
 const SAMPLE_MS = 1_000;
+/** How long the clients keep an idle keep-alive connection, ms. */
+const CLIENT_IDLE_MS = 2_000;
 /** How many unexpected outcomes are logged as they happen (all are counted). */
 const REPORTED_ODDITIES = 20;
 /** The seed of the order in which one tick's arrivals are sent. */
@@ -163,7 +165,14 @@ try {
     'mesh-inbound': meshInbound,
   };
   for (const target of Object.keys(targets) as SoakTarget[]) {
-    agents.set(target, new Agent({ keepAlive: true, maxSockets: SOAK_CLIENT_SOCKETS }));
+    // An idle connection is dropped after 2 s, well before the sidecars' 5 s keep-alive timeout
+    // (node's agent alone keeps it for the 5 s hint less 1 s): so a client never sends on a
+    // connection the server is closing at that moment (RFC 9112 §9.3.1), and a reset left over
+    // is the sidecar's, not the race's.
+    agents.set(
+      target,
+      new Agent({ keepAlive: true, maxSockets: SOAK_CLIENT_SOCKETS, timeout: CLIENT_IDLE_MS }),
+    );
   }
   log(
     `soak: app ${app.url}; edge pid ${edge.pid} ${targets['edge-inbound']} (out ${edgeOutboundUrl}); mesh pid ${mesh.pid} ${meshInbound}`,

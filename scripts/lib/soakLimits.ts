@@ -58,17 +58,18 @@ export function descriptorCeiling(sidecar: SoakSidecar): number {
 }
 
 /**
- * RSS ceiling of either sidecar. An idle `difftry proxy` under tsx measured 115–142 MiB at the
- * baseline and 137–160 MiB at its peak in the calibration runs (0.5, 2 and 10 minutes); 256 MiB
- * is about 100 MiB over that peak, which a leak of a few hundred bytes per request (≈ 470,000
- * requests in 10 minutes) would cross, and no healthy run comes near.
+ * RSS ceiling of either sidecar. In the calibration runs (0.5 and 2 minutes, twice 10 minutes) a
+ * `difftry proxy` under tsx measured 116–140 MiB at the baseline and 137–160 MiB at its peak;
+ * 256 MiB is about 100 MiB over that peak: a leak of a few hundred bytes per request (≈ 460,000
+ * requests in 10 minutes) would cross it, and no healthy run comes near.
  */
 export const RSS_CEILING_BYTES = 256 * MIB;
 
 /**
  * How far above its baseline a sidecar's RSS may stay after settling. V8 keeps the heap it grew
  * under load for a while (it returns pages lazily), so "back to baseline" cannot mean equal:
- * measured +7 to +30 MiB; 48 MiB allows that and still catches a leak of a third of the growth.
+ * the calibration runs ended between 26 MiB below and 30 MiB above their baselines; 48 MiB allows
+ * that, and a leak that kept even half of the ceiling's headroom would fail it.
  */
 export const SETTLE_RSS_BYTES = 48 * MIB;
 
@@ -105,9 +106,10 @@ export function ceilingsNote(): string {
     'Why: descriptors are bounded by construction, one per connection a peer may hold open plus ' +
     `the process's own, so more is a leak: edge ${descriptorCeiling('edge')} = ${terms('edge')}; ` +
     `mesh ${descriptorCeiling('mesh')} = ${terms('mesh')}. ` +
-    `RSS: idle sidecars measured 115–142 MiB and peaked at 137–160 MiB in calibration runs; ` +
-    `the ceiling ${RSS_CEILING_BYTES / MIB} MiB is about 100 MiB above that peak. After settling, ` +
-    `V8 keeps part of the heap it grew (measured +7 to +30 MiB), hence +${SETTLE_RSS_BYTES / MIB} MiB; ` +
+    `RSS: in calibration runs (0.5, 2, 10 and 10 minutes) the sidecars measured 116–140 MiB at ` +
+    `the baseline and peaked at 137–160 MiB; the ceiling ${RSS_CEILING_BYTES / MIB} MiB is about ` +
+    '100 MiB above that peak. After settling V8 keeps part of the heap it grew (the calibration ' +
+    `runs ended −26 to +30 MiB from their baselines), hence +${SETTLE_RSS_BYTES / MIB} MiB; ` +
     `every connection has closed by then (keep-alive timeouts 4–5 s), hence +${SETTLE_FDS} descriptors.`
   );
 }
