@@ -59,6 +59,8 @@ function checkingIntervalMs(headersTimeoutMs: number): number {
 export async function startListener(options: ListenerOptions): Promise<Listener> {
   const { name, limits, headerNames, metrics, handle, draining, log } = options;
   const inFlight = new Set<ServerResponse>();
+  /** Responses not yet closed, per connection (more than one when requests are pipelined). */
+  const openOn = new WeakMap<Socket, number>();
   let idleWaiters: (() => void)[] = [];
   const server: Server = createServer({
     maxHeaderSize: limits.maxHeaderBytes,
@@ -75,7 +77,25 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     inFlight.add(res);
+    const socket = req.socket;
+    openOn.set(socket, (openOn.get(socket) ?? 0) + 1);
+    let closed = false;
+    // node:http queues the response of a pipelined request behind the one before it, and when the
+    // connection drops it never closes the queued one (Node 20: no 'close', ever), so whatever
+    // waits on it (an admission place, the in-flight count shutdown waits for) would wait for
+    // ever. Close it here: destroyed, so nothing more is written, and 'close' emitted as node:http
+    // emits it for the others.
+    const onSocketClose = () => {
+      if (closed) return;
+      res.destroy();
+      res.emit('close');
+    };
+    socket.once('close', onSocketClose);
+    if (socket.destroyed) setImmediate(onSocketClose);
     res.once('close', () => {
+      closed = true;
+      socket.off('close', onSocketClose);
+      openOn.set(socket, (openOn.get(socket) ?? 1) - 1);
       inFlight.delete(res);
       if (inFlight.size === 0 && idleWaiters.length > 0) {
         const waiters = idleWaiters;
@@ -124,7 +144,10 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
     // What node:http does without a listener, plus the count of header-size rejections.
     if (error.code === 'HPE_HEADER_OVERFLOW') metrics.limitRejection(name, 'header_bytes');
-    if (error.code !== 'ECONNRESET' && socket.writable && socket.bytesWritten === 0) {
+    // A bad request after good ones on the same connection (pipelined): those still have their
+    // responses to come, which a 400 would be read as; the connection can only be dropped.
+    const answering = (openOn.get(socket) ?? 0) > 0;
+    if (error.code !== 'ECONNRESET' && !answering && socket.writable && socket.bytesWritten === 0) {
       const status =
         error.code === 'HPE_HEADER_OVERFLOW'
           ? '431 Request Header Fields Too Large'

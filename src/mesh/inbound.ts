@@ -3,7 +3,12 @@ import { performance } from 'node:perf_hooks';
 import { type Dispatcher, Pool } from 'undici';
 import type { Clock } from '../policy/Clock.js';
 import type { ClassTable } from '../policy/classes/ClassTable.js';
-import { normalizeRequestPath, stripPathParameters } from '../policy/request/normalizePath.js';
+import {
+  normalizeRequestPath,
+  originForm,
+  stripPathParameters,
+} from '../policy/request/normalizePath.js';
+import { errorCode } from '../runtime/errors.js';
 import { parseRemainingMs } from '../runtime/remainingTime.js';
 import {
   DEFAULT_INBOUND_UPLOADS,
@@ -70,17 +75,29 @@ export function createInbound(options: InboundOptions): Inbound {
   const app = new URL(inbound.app);
   const basePath = app.pathname.replace(/\/+$/, '');
   // At most c requests run at once, so c connections are all the application ever needs.
-  const pool = new Pool(app.origin, {
-    connections: inbound.concurrency,
-    headersTimeout: inbound.appHeadersTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUTS.headersTimeoutMs,
-    bodyTimeout: inbound.appBodyTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUTS.bodyTimeoutMs,
-  });
+  const newPool = () =>
+    new Pool(app.origin, {
+      connections: inbound.concurrency,
+      headersTimeout: inbound.appHeadersTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUTS.headersTimeoutMs,
+      bodyTimeout: inbound.appBodyTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUTS.bodyTimeoutMs,
+    });
+  let pool = newPool();
   const deadlineHeader = limits.deadlineHeader.toLowerCase();
   const meters = new Map(classes.names.map((name) => [name, metrics.inbound(name)]));
   const edgeDefault = classes.defaultClass;
   const fullText = `difftry: ${options.service} is at capacity (${inbound.capacity} requests in the system)`;
-  const onAnswer = (status: number) => {
+  const onAnswer = (status: number, error: Error) => {
     if (status === 413) metrics.limitRejection('inbound', 'body_bytes');
+    const code = errorCode(error);
+    if (code === 'UND_ERR_INVALID_ARG' || code === 'UND_ERR_NOT_SUPPORTED') {
+      // undici 7's Pool keeps a connection's place for a request it refused to build (with a
+      // bounded pool, c refusals and it sends nothing again). The listener lets no such request
+      // through (origin-form targets, hop-by-hop headers dropped, node:http's own checks); should
+      // one pass anyway, it costs a fresh pool, never the application's every later request.
+      const refused = pool;
+      pool = newPool();
+      void refused.close().catch(() => {});
+    }
   };
   const uploads = inbound.uploads ?? DEFAULT_INBOUND_UPLOADS;
   let uploading = 0;
@@ -129,6 +146,17 @@ export function createInbound(options: InboundOptions): Inbound {
       target = normalized.path + normalized.query;
       // RFC 9112 §3.2.2: an absolute-form target's authority replaces the Host header.
       if (normalized.authority !== undefined) host = normalized.authority;
+    } else {
+      // Inside the mesh the path decides nothing and goes on as received, but in origin form:
+      // the application's pool can be sent nothing else.
+      const origin = originForm(received);
+      if (!origin.ok) {
+        sendPlain(res, 400, `difftry: request target refused: ${origin.reason}`);
+        return;
+      }
+      target = origin.target;
+      path = target.split('?', 1)[0] as string;
+      if (origin.authority !== undefined) host = origin.authority;
     }
     if (serveAdmin?.(req, res, target)) return;
     // Read only for a chunked request, so others never make node:http build `req.headers`.

@@ -7,6 +7,8 @@ import { endToEndResponseHeaders } from './requestHead.js';
  * The sidecar's answer when no response came from upstream, by the error that ended the call:
  * - 504 for a per-try timeout or deadline (`DIFFTRY_TIMEOUT`) and undici's header or body timeouts;
  * - 413 for a request body over `maxBodyBytes` (`DIFFTRY_BODY_TOO_LARGE`);
+ * - 400 for a request undici refuses to send (`UND_ERR_INVALID_ARG`, `UND_ERR_NOT_SUPPORTED`):
+ *   sent again it would be refused again, so not a status a caller retries;
  * - 503 for everything else (connection refused or reset, a socket closed mid-response), as Envoy
  *   answers an upstream connection failure: a rejection the caller's policy may retry.
  */
@@ -19,6 +21,9 @@ export function errorStatus(error: unknown): number {
       return 504;
     case 'DIFFTRY_BODY_TOO_LARGE':
       return 413;
+    case 'UND_ERR_INVALID_ARG':
+    case 'UND_ERR_NOT_SUPPORTED':
+      return 400;
     default:
       return 503;
   }
@@ -55,7 +60,7 @@ export function sendPlain(
 export class ResponseRelay implements Dispatcher.DispatchHandler {
   readonly #res: ServerResponse;
   readonly #describe: (error: Error) => string;
-  readonly #onAnswer: ((status: number) => void) | undefined;
+  readonly #onAnswer: ((status: number, error: Error) => void) | undefined;
   #controller: Dispatcher.DispatchController | undefined;
   #abortReason: Error | undefined;
   #cut = false;
@@ -64,12 +69,13 @@ export class ResponseRelay implements Dispatcher.DispatchHandler {
    * @param res the response to the sidecar's caller
    * @param describe the text of the sidecar's own answer to an error, e.g.
    *   `difftry: upstream search: ECONNREFUSED`
-   * @param onAnswer told the status of each answer of the sidecar's own (for the metrics)
+   * @param onAnswer told the status of each answer of the sidecar's own, and the error it
+   *   answers (for the metrics)
    */
   constructor(
     res: ServerResponse,
     describe: (error: Error) => string,
-    onAnswer?: (status: number) => void,
+    onAnswer?: (status: number, error: Error) => void,
   ) {
     this.#res = res;
     this.#describe = describe;
@@ -131,7 +137,7 @@ export class ResponseRelay implements Dispatcher.DispatchHandler {
       return;
     }
     const status = errorStatus(error);
-    this.#onAnswer?.(status);
+    this.#onAnswer?.(status, error);
     // The rest of a body over the limit is never read: the connection cannot carry another request.
     sendPlain(res, status, this.#describe(error), status === 413 ? CLOSE : undefined);
   }

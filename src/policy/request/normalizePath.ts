@@ -56,20 +56,10 @@ const DECODE_ROUNDS = 4;
  * ```
  */
 export function normalizeRequestPath(target: string): NormalizedTarget | RefusedTarget {
-  let rest = target;
-  let authority: string | undefined;
-  if (!rest.startsWith('/')) {
-    const absolute = ABSOLUTE_FORM.exec(rest);
-    if (absolute === null) {
-      return refuse('a target that is neither a path nor an http(s) URL');
-    }
-    authority = absolute[2] as string;
-    if (authority === '' || authority.includes('@')) {
-      return refuse('an absolute URL without a plain host');
-    }
-    rest = rest.slice(absolute[0].length);
-    if (!rest.startsWith('/')) rest = `/${rest}`;
-  }
+  const origin = originForm(target);
+  if (!origin.ok) return origin;
+  const { authority } = origin;
+  const rest = origin.target;
   const queryAt = rest.indexOf('?');
   const rawPath = queryAt < 0 ? rest : rest.slice(0, queryAt);
   const query = queryAt < 0 ? '' : rest.slice(queryAt);
@@ -105,6 +95,38 @@ export function normalizeRequestPath(target: string): NormalizedTarget | Refused
     if (ambiguity !== undefined) return refuse(ambiguity);
   }
   return { ok: true, path: removeDotSegments(path), query, authority };
+}
+
+/** A request target in origin form (`/path?query`), with the authority an absolute form named. */
+export interface OriginFormTarget {
+  readonly ok: true;
+  /** The path and query, beginning with `/`, as received. */
+  readonly target: string;
+  /** An absolute-form target's authority (`host:port`), which replaces `Host`; else undefined. */
+  readonly authority: string | undefined;
+}
+
+/**
+ * A request target as the path (and query) to send on, unchanged otherwise: origin form as it is,
+ * absolute form (`http://host/path`, the scheme in any case, RFC 9112 §3.2.2) split into its
+ * authority and the rest. Anything else (`*`, `ftp://…`, `HTTP:/x`, `http://user@host/`) is
+ * refused, with a reason: no next hop could be sent it.
+ * @example
+ * ```ts
+ * originForm('HTTP://shop:80/a/../b?q'); // { ok: true, target: '/a/../b?q', authority: 'shop:80' }
+ * originForm('ftp://shop/x'); // { ok: false, reason: 'a target that is neither a path nor an http(s) URL' }
+ * ```
+ */
+export function originForm(target: string): OriginFormTarget | RefusedTarget {
+  if (target.startsWith('/')) return { ok: true, target, authority: undefined };
+  const absolute = ABSOLUTE_FORM.exec(target);
+  if (absolute === null) return refuse('a target that is neither a path nor an http(s) URL');
+  const authority = absolute[2] as string;
+  if (authority === '' || authority.includes('@')) {
+    return refuse('an absolute URL without a plain host');
+  }
+  const rest = target.slice(absolute[0].length);
+  return { ok: true, target: rest.startsWith('/') ? rest : `/${rest}`, authority };
 }
 
 /**
