@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SidecarHandle, startSidecar } from '../../src/mesh/index.js';
-import { rawExchange } from './rawExchange.js';
+import { rawGet } from './rawExchange.js';
 
 // Issue 13, item 1: edge path rules must see the path the application serves. An edge sidecar
 // sits in front of a node:http app (127.0.0.1, port 0) that echoes the target it received and the
@@ -15,11 +15,6 @@ interface Echo {
   readonly path: string;
   readonly className: string | undefined;
   readonly host: string | undefined;
-}
-
-interface RawAnswer {
-  readonly status: number;
-  readonly body: string;
 }
 
 const closers: (() => Promise<void>)[] = [];
@@ -77,32 +72,6 @@ async function edgeSidecar(
   );
   closers.push(() => sidecar.close({ graceMs: 0 }));
   return sidecar;
-}
-
-/** Sends `GET target` as raw bytes and reads the answer until the sidecar closes. */
-async function rawGet(url: string, target: string): Promise<RawAnswer> {
-  const received = await rawExchange(
-    url,
-    `GET ${target} HTTP/1.1\r\nHost: frontend\r\nConnection: close\r\n\r\n`,
-  );
-  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? Number.NaN);
-  const split = received.indexOf('\r\n\r\n');
-  const head = split < 0 ? received : received.slice(0, split);
-  const rest = split < 0 ? '' : received.slice(split + 4);
-  return { status, body: /\r\ntransfer-encoding: *chunked/i.test(head) ? dechunk(rest) : rest };
-}
-
-/** The body of a chunked message (sizes in hex, each chunk followed by CRLF). */
-function dechunk(text: string): string {
-  let body = '';
-  let at = 0;
-  for (;;) {
-    const lineEnd = text.indexOf('\r\n', at);
-    const size = Number.parseInt(text.slice(at, lineEnd), 16);
-    if (lineEnd < 0 || !(size > 0)) return body;
-    body += text.slice(lineEnd + 2, lineEnd + 2 + size);
-    at = lineEnd + 2 + size + 2;
-  }
 }
 
 async function served(url: string, target: string): Promise<Echo> {

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { type AddressInfo, connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createInbound } from '../../src/mesh/inbound.js';
 import { type SidecarHandle, startSidecar } from '../../src/mesh/index.js';
@@ -9,6 +9,7 @@ import { classTable } from '../../src/policy/classes/ClassTable.js';
 import { checkSidecarConfig } from '../../src/spec/parseSidecarConfig.js';
 import type { SidecarConfigInput } from '../../src/spec/sidecarSchema.js';
 import { type LoopbackServer, reply, startServer } from '../runtime/loopback.js';
+import { rawExchange } from './rawExchange.js';
 
 // Found by the fuzzing suite (issue 13): requests that node:http answers or queues in ways the
 // sidecar did not expect must still give back every place they took. Pipelined requests on a
@@ -16,8 +17,6 @@ import { type LoopbackServer, reply, startServer } from '../runtime/loopback.js'
 // refuses to build. Real sockets on 127.0.0.1, port 0; a plain probe afterwards must be served.
 
 const TEST_TIMEOUT_MS = 15_000;
-/** Far above any answer here. */
-const BOUND_MS = 3_000;
 
 const servers: LoopbackServer[] = [];
 const sidecars: SidecarHandle[] = [];
@@ -31,31 +30,10 @@ afterEach(async () => {
   }
 });
 
-/** Sends raw bytes (half-closing after them with `end`), resolves with all received by the close. */
-function exchange(url: string, text: string, end: boolean): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname);
-    let received = '';
-    const timer = setTimeout(() => socket.destroy(), BOUND_MS);
-    socket.on('data', (chunk) => {
-      received += chunk.toString('latin1');
-    });
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(received);
-    });
-    if (end) socket.end(text);
-    else socket.write(text);
-  });
-}
-
 async function probe(url: string): Promise<string> {
-  const answer = await exchange(
+  const answer = await rawExchange(
     url,
     'GET /probe HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n',
-    false,
   );
   return answer.split('\r\n', 1)[0] as string;
 }
@@ -108,7 +86,7 @@ describe('pipelined requests on a connection that goes away', { timeout: TEST_TI
     for (const config of [{}, edge]) {
       const { sidecar, url } = await sidecarFor(config);
       // c = 2: before the fix, two such connections left no place for anyone.
-      for (let i = 0; i < 3; i++) await exchange(url, text, true);
+      for (let i = 0; i < 3; i++) await rawExchange(url, text, { end: true });
       expect(await probe(url)).toBe('HTTP/1.1 200 OK');
       await expect.poll(() => sidecar.admission()).toEqual({ running: 0, queued: 0, uploading: 0 });
       expect(await inFlight(sidecar)).toMatch(/listener="inbound"[^\n]*\} 0/);
@@ -117,7 +95,7 @@ describe('pipelined requests on a connection that goes away', { timeout: TEST_TI
 
   it('never answers a request still in flight with the 400 of a later one', async () => {
     const { url } = await sidecarFor({});
-    const answer = await exchange(url, 'GET /a HTTP/1.1\r\nHost: a\r\n\r\nGARBAGE\r\n\r\n', false);
+    const answer = await rawExchange(url, 'GET /a HTTP/1.1\r\nHost: a\r\n\r\nGARBAGE\r\n\r\n');
     expect(answer.startsWith('HTTP/1.1 400')).toBe(false);
   });
 });
@@ -132,7 +110,7 @@ describe('targets the application’s pool cannot be sent, inside the mesh', {
   ])('%s gets %d, and c = 1 still serves the next', async (line, status, host) => {
     const { url, app } = await sidecarFor({ concurrency: 1 });
     for (let i = 0; i < 2; i++) {
-      const answer = await exchange(url, `${line}\r\nHost: f\r\nConnection: close\r\n\r\n`, false);
+      const answer = await rawExchange(url, `${line}\r\nHost: f\r\nConnection: close\r\n\r\n`);
       expect(answer.split('\r\n', 1)[0]).toBe(
         `HTTP/1.1 ${status} ${status === 200 ? 'OK' : 'Bad Request'}`,
       );
@@ -190,10 +168,9 @@ describe('a request undici refuses to build', { timeout: TEST_TIMEOUT_MS }, () =
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     for (let i = 0; i < 3; i++) {
-      const answer = await exchange(
+      const answer = await rawExchange(
         url,
         'GET /bad HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n',
-        false,
       );
       expect(answer.split('\r\n', 1)[0]).toBe('HTTP/1.1 400 Bad Request');
     }

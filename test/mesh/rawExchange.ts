@@ -12,7 +12,11 @@ export const RAW_EXCHANGE_TIMEOUT_MS = 5_000;
  * const answer = await rawExchange(url, 'OPTIONS * HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n');
  * ```
  */
-export function rawExchange(url: string, text: string): Promise<string> {
+export function rawExchange(
+  url: string,
+  text: string,
+  options: { readonly end?: boolean } = {},
+): Promise<string> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -29,6 +33,48 @@ export function rawExchange(url: string, text: string): Promise<string> {
       clearTimeout(timer);
       resolve(received);
     });
-    socket.write(text);
+    // With `end`, the client half-closes after its bytes, as one with nothing more to send.
+    if (options.end === true) socket.end(text);
+    else socket.write(text);
   });
+}
+
+/** A raw answer: its status and its body (de-chunked). */
+export interface RawAnswer {
+  readonly status: number;
+  readonly body: string;
+}
+
+/**
+ * Sends `GET target` as raw bytes (with `Host: frontend`, `extraHeaders` lines, and
+ * `Connection: close`) and parses the answer, so dot segments and header spellings arrive as an
+ * attacker sends them.
+ * @example
+ * ```ts
+ * const { status, body } = await rawGet(url, '/premium/../admin', 'x_priority: high\r\n');
+ * ```
+ */
+export async function rawGet(url: string, target: string, extraHeaders = ''): Promise<RawAnswer> {
+  const received = await rawExchange(
+    url,
+    `GET ${target} HTTP/1.1\r\nHost: frontend\r\n${extraHeaders}Connection: close\r\n\r\n`,
+  );
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? Number.NaN);
+  const split = received.indexOf('\r\n\r\n');
+  const head = split < 0 ? received : received.slice(0, split);
+  const rest = split < 0 ? '' : received.slice(split + 4);
+  return { status, body: /\r\ntransfer-encoding: *chunked/i.test(head) ? dechunk(rest) : rest };
+}
+
+/** The body of a chunked message (sizes in hex, each chunk followed by CRLF). */
+function dechunk(text: string): string {
+  let body = '';
+  let at = 0;
+  for (;;) {
+    const lineEnd = text.indexOf('\r\n', at);
+    const size = Number.parseInt(text.slice(at, lineEnd), 16);
+    if (lineEnd < 0 || !(size > 0)) return body;
+    body += text.slice(lineEnd + 2, lineEnd + 2 + size);
+    at = lineEnd + 2 + size + 2;
+  }
 }

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { currentContext } from '../../src/runtime/context.js';
 import { type RequestContextOptions, withRequestContext } from '../../src/runtime/http.js';
 import { retryPolicy } from '../../src/runtime/retryPolicy.js';
-import { rawExchange } from '../mesh/rawExchange.js';
+import { rawGet } from '../mesh/rawExchange.js';
 
 // Issue 13, items 1 and 3, for the runtime library's edge mode: the route `edge(req)` classifies
 // must be the route the handler serves, and no look-alike of the class header may reach it. A
@@ -62,20 +62,6 @@ async function edgeServer(
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function get(
-  url: string,
-  target: string,
-  extra = '',
-): Promise<{ status: number; body: string }> {
-  const answer = await rawExchange(
-    url,
-    `GET ${target} HTTP/1.1\r\nHost: shop\r\n${extra}Connection: close\r\n\r\n`,
-  );
-  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? Number.NaN);
-  const body = answer.slice(answer.indexOf('\r\n\r\n') + 4);
-  return { status, body };
-}
-
 describe('withRequestContext edge mode: targets', () => {
   it.each([
     ['/premium/x', '/premium/x', 'high'],
@@ -86,7 +72,7 @@ describe('withRequestContext edge mode: targets', () => {
   ])('GET %s is served as %s, class %s', async (target, url, className) => {
     const seen: Seen[] = [];
     const server = await edgeServer(seen);
-    const answer = await get(server, target);
+    const answer = await rawGet(server, target);
     expect(answer.status).toBe(200);
     expect(seen).toStrictEqual([{ url, className, headers: [] }]);
   });
@@ -96,7 +82,7 @@ describe('withRequestContext edge mode: targets', () => {
     async (target) => {
       const seen: Seen[] = [];
       const server = await edgeServer(seen);
-      const answer = await get(server, target);
+      const answer = await rawGet(server, target);
       expect({ status: answer.status, seen }).toStrictEqual({ status: 400, seen: [] });
       expect(answer.body).toMatch(/^difftry: request target refused: /);
     },
@@ -105,7 +91,7 @@ describe('withRequestContext edge mode: targets', () => {
   it('leaves the target as received with normalizeTarget: false', async () => {
     const seen: Seen[] = [];
     const server = await edgeServer(seen, { normalizeTarget: false });
-    await get(server, '/premium/../admin');
+    await rawGet(server, '/premium/../admin');
     expect(seen).toStrictEqual([{ url: '/premium/../admin', className: 'high', headers: [] }]);
   });
 });
@@ -114,14 +100,14 @@ describe('withRequestContext: look-alikes of the class header', () => {
   it('removes x_priority, X_PRIORITY and x-priority at the edge', async () => {
     const seen: Seen[] = [];
     const server = await edgeServer(seen);
-    await get(server, '/admin', 'x_priority: high\r\nX_PRIORITY: high\r\nx-priority: high\r\n');
+    await rawGet(server, '/admin', 'x_priority: high\r\nX_PRIORITY: high\r\nx-priority: high\r\n');
     expect(seen).toStrictEqual([{ url: '/admin', className: 'low', headers: [] }]);
   });
 
   it('keeps a trusted class header but still removes its look-alikes', async () => {
     const seen: Seen[] = [];
     const server = await edgeServer(seen, { trustHeader: true });
-    await get(server, '/admin', 'x_priority: low\r\nx-priority: high\r\n');
+    await rawGet(server, '/admin', 'x_priority: low\r\nx-priority: high\r\n');
     expect(seen).toStrictEqual([{ url: '/admin', className: 'high', headers: ['x-priority'] }]);
   });
 });
