@@ -38,7 +38,9 @@ export function parseSpecDocument<S extends z.ZodType>(
   fileName: string,
 ): z.output<S> {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  // logLevel 'error': the yaml library must never print a warning of its own on stderr (a key
+  // that converts to an object, `!!binary k: 1`), where the CLI promises one line.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, logLevel: 'error' });
   const place = (offset: number | undefined) => {
     if (offset === undefined) return {};
     const { line, col } = lineCounter.linePos(offset);

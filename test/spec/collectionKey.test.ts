@@ -33,6 +33,17 @@ describe('a key that is a list or a mapping', () => {
     expect(refusal(() => parseNetwork(text, 'net.yaml'))).toStrictEqual({ message, warnings: 0 });
   });
 
+  it.each(['!!binary aGk= : 1\n', '!!timestamp 2001-12-14 : 1\n'])(
+    'network with the key %j that converts to an object: one line, no warning',
+    (text) => {
+      const { message, warnings } = refusal(() => parseNetwork(text, 'net.yaml'));
+      expect({ lines: message.split('\n').length, warnings }).toStrictEqual({
+        lines: 1,
+        warnings: 0,
+      });
+    },
+  );
+
   it('sidecar config: one line, no warning', () => {
     expect(refusal(() => parseSidecarConfig('service: a\n? [x]\n: 1\n', 'sc.yaml'))).toStrictEqual({
       message: 'sc.yaml:2:3: expected a plain key (a name), got a list as a key',
