@@ -125,6 +125,8 @@ const t0 = performance.now();
 const now = () => performance.now() - t0;
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
+// What the sidecars run: read now, since the shared tree may change while the soak runs.
+const revision = sourceRevision();
 const random = seededRandom(SEED);
 const ledger = new SoakLedger(expectedOutcomes(SOAK_KINDS));
 const warmUpLedger = new SoakLedger(expectedOutcomes(SOAK_KINDS));
@@ -317,7 +319,7 @@ try {
   const measuredLoadMs = loadEndMs - loadFromMs;
   const report: SoakReport = {
     startedAt,
-    revision: sourceRevision(),
+    revision,
     nodeVersion: process.version,
     loadMs: measuredLoadMs,
     settleMs: SETTLE_MS,

@@ -84,12 +84,15 @@ const NORMAL = ['200', '503'];
 /** Through the mesh hop the edge's per-try timeout or deadline may also answer 504. */
 const THROUGH_MESH = ['200', '503', '504'];
 /**
- * A slow client is cut by the listener's timeouts (408, or a close once nothing can be said), or
- * rejected at admission (503); a trickled body also meets the application's 2 s headers timeout
- * (504), since the application waits for the whole body before it answers.
+ * A slow client is cut by the listener's timeouts with 408 (docs/mesh.md, Timeouts: "the client
+ * gets 408 and the connection is closed", a bare close only once a response has started, which
+ * never happens to these). A trickled body is received before admission, holding only an upload
+ * place (docs/mesh.md, Admission), so it too gets 408 at `requestTimeoutMs`, or 503 at once when
+ * the gate is already full as it arrives (refused before its body is read) or the upload places
+ * are. A close without an answer is unexpected.
  */
-const SLOW_HEAD = ['408', 'closed'];
-const SLOW_BODY = ['408', '503', '504', 'closed'];
+const SLOW_HEAD = ['408'];
+const SLOW_BODY = ['408', '503'];
 
 /**
  * The soak's traffic: per sidecar about 10 × its admission capacity of first attempts (see

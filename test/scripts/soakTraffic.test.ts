@@ -76,6 +76,13 @@ describe('the soak’s load', () => {
     expect(SOAK_KINDS.filter((k) => k.normal).length).toBe(6);
   });
 
+  it('expects the documented 408 of slow clients, never a bare close', () => {
+    for (const k of SOAK_KINDS.filter((kind) => kind.shape.type !== 'request')) {
+      expect(k.expected).toContain('408');
+      expect(k.expected).not.toContain('closed');
+    }
+  });
+
   it('counts the goodput of normal kinds per second at each sidecar they pass', () => {
     const ok = new Map([
       ['edge low', 600],
