@@ -28,7 +28,7 @@ import { type ProgressReporter, progressOnStderr } from './progress.js';
 import { simulateSweep } from './simulateSweep.js';
 import { formatWindows, windowCsv } from './simulateWindows.js';
 import { type RunLength, timeoutSetting, toSingleServiceConfig } from './simulationConfig.js';
-import { parseSweep } from './sweep.js';
+import { parseSweep, type Sweep } from './sweep.js';
 import {
   type Column,
   fixed,
@@ -104,10 +104,9 @@ export async function simulateCommand(options: SimulateOptions): Promise<Command
   if (options.csv !== undefined) await checkOutputPath(options.csv, '--csv');
   const network = await loadNetwork(options);
   const model = toNetworkModel(network, { retries: options.retries });
-  checkRunSize(model, options);
-  if (options.sweep !== undefined) {
-    return simulateSweep(network, parseSweep(options.sweep, model), timeouts, options);
-  }
+  const sweep = options.sweep === undefined ? undefined : parseSweep(options.sweep, model);
+  checkRunSize(model, options, sweep);
+  if (sweep !== undefined) return simulateSweep(network, sweep, timeouts, options);
   const schedule =
     options.schedule === undefined ? undefined : await loadScheduleFile(options.schedule, model);
   // The single-service simulator knows DiffTry without timeouts, schedules or windows only;
@@ -178,28 +177,53 @@ function checkOptionPairs(options: SimulateOptions): void {
 }
 
 /**
- * Most external requests one `difftry simulate` point may simulate (every replication, warm-up
- * included): about 10^9, an hour or more of simulation, far past where the 95 % half-widths stop
+ * Most external requests one `difftry simulate` run may simulate (every replication and sweep
+ * point, warm-up included): about 10^9, an hour or more of simulation, far past where the 95 % half-widths stop
  * shrinking usefully.
  */
 export const MOST_SIMULATED_REQUESTS = 1e9;
 
 /**
+ * Most windows one `--window` run may measure: (duration + warm-up) / window, at most 10^5, a
+ * table of a hundred thousand rows per class, past which no one reads it and memory grows.
+ */
+export const MOST_WINDOWS = 1e5;
+
+/**
  * Refuses a run too long to finish (`--duration 1e12` would run for years while its ETA said
  * 0 s): the external requests it would simulate, Σ γ × (duration + warm-up) × replications,
- * must stay within {@link MOST_SIMULATED_REQUESTS}.
+ * summed over a sweep's points (the swept rate at each), must stay within
+ * {@link MOST_SIMULATED_REQUESTS}; a `--window` run measures at most {@link MOST_WINDOWS} windows.
  * @throws UsageError naming the figure and the options that set it.
  */
-function checkRunSize(model: NetworkModel, options: SimulateOptions): void {
+function checkRunSize(model: NetworkModel, options: SimulateOptions, sweep?: Sweep): void {
   let rate = 0;
   for (const service of model.services) for (const g of service.arrivals) rate += g;
   const warmup = options.warmup ?? DEFAULT_WARMUP_FRACTION * options.duration;
-  const requests = rate * (options.duration + warmup) * options.replications;
+  const span = options.duration + warmup;
+  if (options.window !== undefined && span / options.window > MOST_WINDOWS) {
+    throw new UsageError(
+      `--window ${options.window} over --duration ${options.duration} (warm-up ${fixed(warmup, 1)} s) ` +
+        `would measure ${(span / options.window).toExponential(1)} windows, over the ${MOST_WINDOWS.toExponential(0)} ` +
+        'one run may take: widen --window or shorten --duration',
+    );
+  }
+  let pointRates = [rate];
+  if (sweep !== undefined && sweep.field !== 'capacity') {
+    const swept = model.services[sweep.serviceIndex]?.arrivals[sweep.field] ?? 0;
+    pointRates = sweep.values.map((value) => rate - swept + value);
+  } else if (sweep !== undefined) {
+    pointRates = sweep.values.map(() => rate);
+  }
+  let total = 0;
+  for (const pointRate of pointRates) total += pointRate;
+  const requests = total * span * options.replications;
   if (requests <= MOST_SIMULATED_REQUESTS) return;
+  const points = sweep === undefined ? '' : ` over ${sweep.values.length} sweep points`;
   throw new UsageError(
-    `--duration ${options.duration} × --replications ${options.replications} at ${fixed(rate, 2)} requests/s ` +
+    `--duration ${options.duration} × --replications ${options.replications} at ${fixed(rate, 2)} requests/s${points} ` +
       `would simulate ${requests.toExponential(1)} requests, over the ${MOST_SIMULATED_REQUESTS.toExponential(0)} ` +
-      'one run may take: shorten --duration or lower --replications',
+      `one run may take: shorten --duration or lower --replications${sweep === undefined ? '' : ' or thin the sweep'}`,
   );
 }
 
