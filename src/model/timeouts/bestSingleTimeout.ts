@@ -11,12 +11,19 @@ export interface SingleTimeoutOptimum {
 /** Golden-section search stops when its bracket is this small relative to its upper end. */
 const RELATIVE_TOLERANCE = 1e-9;
 const INV_PHI = (Math.sqrt(5) - 1) / 2;
+/**
+ * Most golden-section steps: each shrinks the bracket by 1/φ, so 200 take it below 1e-41 of its
+ * width, far past the tolerance for any normal number. It ends the search where the tolerance
+ * cannot be met: for subnormal timeouts (`5e-324`) 1e-9 × b underflows to 0 while b − a stays at
+ * one unit in the last place, and the loop would never end.
+ */
+const MAX_REFINEMENTS = 200;
 
 /**
  * The timeout t that minimises E(t) = a(t) / (1 − b(t)) when repeated until an attempt completes:
  * E on `points` geometrically spaced timeouts over [minObserved, max(maxObserved, upper)], then
- * golden-section refinement between the best point's neighbours, to 1e-9 relative. A minimum
- * narrower than the grid spacing can be missed.
+ * golden-section refinement between the best point's neighbours, to 1e-9 relative (at most 200
+ * steps). A minimum narrower than the grid spacing can be missed.
  * @param cost - g(t); default {@link linearCost}().
  * @param points - grid points, default 128.
  * @example
@@ -58,7 +65,7 @@ export function bestSingleTimeout(
   let d = a + INV_PHI * (b - a);
   let Ec = E(c);
   let Ed = E(d);
-  while (b - a > RELATIVE_TOLERANCE * b) {
+  for (let step = 0; step < MAX_REFINEMENTS && b - a > RELATIVE_TOLERANCE * b; step++) {
     if (Ec < Ed) {
       b = d;
       d = c;
@@ -83,7 +90,9 @@ export function bestSingleTimeout(
 /** `count` points from `low` to `high` with a constant ratio (both ends included). */
 export function geometricPoints(low: number, high: number, count: number): Float64Array {
   const points = new Float64Array(count);
-  const ratio = Math.log(high / low) / (count - 1);
+  // log(high) − log(low), not log(high / low): the quotient overflows to Infinity for a range
+  // wider than about 1e308 (5e-324 to 0.1 s), and every point would be NaN.
+  const ratio = (Math.log(high) - Math.log(low)) / (count - 1);
   for (let k = 0; k < count; k++) points[k] = low * Math.exp(ratio * k);
   points[count - 1] = high;
   return points;
