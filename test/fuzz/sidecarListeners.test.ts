@@ -22,11 +22,12 @@ import {
 import { boundedExchange, responseStatuses } from './rawSocket.js';
 
 // Issue 13, "Fuzzing": random raw request heads and bodies at an edge sidecar (classes from its
-// rules) and a mesh sidecar (classes from a trusted peer's header), both on 127.0.0.1 port 0 in
-// front of one app that records what it receives. Every exchange ends in a response or a clean
-// close within a bound, the sidecar still answers /healthz after each run, it never answers 500
-// (a handler that threw), and the app never sees a class the edge rules or the trust did not
-// give: checked by rules restated here, independently of src/mesh.
+// rules) and a mesh sidecar (classes from a trusted peer's header), on 127.0.0.1 port 0, each in
+// front of an app that records what it receives. Every exchange ends in a response or a clean
+// close within a bound; once they have, the sidecar holds no admission place, still serves a
+// plain request and /healthz, and it never answers 500 (a handler that threw); the app never
+// sees a class the edge rules or the trust did not give, nor a second spelling of the class
+// header: checked by rules restated here, independently of src/mesh.
 
 const TIME_LIMIT_MS = fuzzTimeLimitMs(3_000);
 /** Far above the sidecar's own bounds below (headers 300 ms, whole request 600 ms). */
