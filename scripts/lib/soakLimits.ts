@@ -58,10 +58,10 @@ export function descriptorCeiling(sidecar: SoakSidecar): number {
 }
 
 /**
- * RSS ceiling of either sidecar. In the calibration runs (0.5 and 2 minutes, three times 10 minutes) a
- * `difftry proxy` under tsx measured 116–145 MiB at the baseline and 137–160 MiB at its peak;
- * 256 MiB is about 100 MiB over that peak: a leak of a few hundred bytes per request (≈ 460,000
- * requests in 10 minutes) would cross it, and no healthy run comes near.
+ * RSS ceiling of either sidecar. In the calibration runs (0.5 and 2 minutes, three times 10
+ * minutes) a `difftry proxy` under tsx measured 116–145 MiB at the baseline and 137–160 MiB at its
+ * peak; 256 MiB is about 100 MiB over that peak: a leak of a few hundred bytes per request
+ * (≈ 460,000 requests in 10 minutes) would cross it, and no healthy run comes near.
  */
 export const RSS_CEILING_BYTES = 256 * MIB;
 
@@ -106,8 +106,8 @@ export function ceilingsNote(): string {
     'Why: descriptors are bounded by construction, one per connection a peer may hold open plus ' +
     `the process's own, so more is a leak: edge ${descriptorCeiling('edge')} = ${terms('edge')}; ` +
     `mesh ${descriptorCeiling('mesh')} = ${terms('mesh')}. ` +
-    `RSS: in calibration runs (0.5, 2 and three times 10 minutes) the sidecars measured 116–145 MiB at ` +
-    `the baseline and peaked at 137–160 MiB; the ceiling ${RSS_CEILING_BYTES / MIB} MiB is about ` +
+    'RSS: in calibration runs (0.5, 2 and three times 10 minutes) the sidecars measured ' +
+    `116–145 MiB at the baseline and peaked at 137–160 MiB; the ceiling ${RSS_CEILING_BYTES / MIB} MiB is about ` +
     '100 MiB above that peak. After settling V8 keeps part of the heap it grew (the calibration ' +
     `runs ended −26 to +30 MiB from their baselines), hence +${SETTLE_RSS_BYTES / MIB} MiB; ` +
     `every connection has closed by then (keep-alive timeouts 4–5 s), hence +${SETTLE_FDS} descriptors.`
