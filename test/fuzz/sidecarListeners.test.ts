@@ -350,19 +350,6 @@ function arrivalsProblems(app: App, arrivalProblems: (arrival: Arrival) => strin
   return problems;
 }
 
-/**
- * Whether a mesh sidecar (no edge, so no normalised target) can be sent `connections`: excluded
- * until fixed: see findings inbound-slot-leak-dispatch-error (an absolute-form target undici
- * refuses, `HTTP://h/x` or `ftp://h/x`, gets 503 and keeps its admission place for ever).
- */
-function meshSafe(connections: readonly RawConnection[]): boolean {
-  return connections.every((connection) =>
-    connection.requests.every(
-      ({ target }) => target.startsWith('/') || target === '*' || /^https?:\/\//.test(target),
-    ),
-  );
-}
-
 /** Runs the property against one sidecar, then checks the stragglers the last run left. */
 async function fuzzSidecar(
   name: string,
@@ -417,8 +404,7 @@ describe('fuzz: the sidecar listeners', () => {
         () => mesh,
         () => meshApp,
         meshArrivalProblems,
-        // excluded until fixed: see findings inbound-slot-leak-dispatch-error
-        connectionsArbitrary.filter(meshSafe),
+        connectionsArbitrary,
       );
       expect(runs).toBeGreaterThan(0);
     },

@@ -408,16 +408,27 @@ export const rawRequestArbitrary: fc.Arbitrary<RawRequest> = fc.oneof(
   { weight: 2, arbitrary: wildRequestArbitrary },
 );
 
-/**
- * Whether `connection` pipelines requests: two or more heads in its bytes, sent or hidden in a
- * body. excluded until fixed: see findings inbound-slot-leak-pipelined (a pipelined request
- * whose connection then closes, by the client or by node:http after a bad request, keeps its
- * admission place for ever: c such connections take the inbound listener down).
- */
-export function pipelines(connection: RawConnection): boolean {
+/** Whether `request` declares a body (framing added, or a length or coding header). */
+function declaresBody(request: RawRequest): boolean {
   return (
-    connection.requests.length > 1 ||
-    connection.requests.some((request) => /HTTP\/1\.[01]\r\n/.test(request.body))
+    request.framing !== 'as-written' ||
+    request.headers.some((header) =>
+      ['content-length', 'transfer-encoding'].includes(header.name.toLowerCase()),
+    )
+  );
+}
+
+/**
+ * Whether `connection` pipelines a request after one with a body (a second request sent, or
+ * hidden in a body the head declares): excluded until fixed: see findings
+ * inbound-pipelined-deadlock (the later request is admitted first, and with c = 1 waits for ever
+ * to write its response behind the earlier one, which waits for its place).
+ */
+export function pipelinesAfterABody(connection: RawConnection): boolean {
+  const { requests } = connection;
+  return requests.some(
+    (request, i) =>
+      declaresBody(request) && (i < requests.length - 1 || /HTTP\/1\.[01]\r\n/.test(request.body)),
   );
 }
 
@@ -432,8 +443,8 @@ export const rawConnectionArbitrary: fc.Arbitrary<RawConnection> = fc
       { weight: 1, arbitrary: fc.constant(true) },
     ),
   })
-  // excluded until fixed: see findings inbound-slot-leak-pipelined
-  .filter((connection) => !pipelines(connection));
+  // excluded until fixed: see findings inbound-pipelined-deadlock
+  .filter((connection) => !pipelinesAfterABody(connection));
 
 /** The bytes of `request`, with `id` in an `x-fuzz-id` header so the app's copy can be matched. */
 export function requestBytes(request: RawRequest, id: string): string {
