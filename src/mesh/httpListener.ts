@@ -59,8 +59,8 @@ function checkingIntervalMs(headersTimeoutMs: number): number {
 export async function startListener(options: ListenerOptions): Promise<Listener> {
   const { name, limits, headerNames, metrics, handle, draining, log } = options;
   const inFlight = new Set<ServerResponse>();
-  /** Responses not yet closed, per connection (more than one when requests are pipelined). */
-  const openOn = new WeakMap<Socket, number>();
+  /** Requests whose responses are not yet closed, per connection (several when pipelined). */
+  const openOn = new WeakMap<Socket, Set<IncomingMessage>>();
   let idleWaiters: (() => void)[] = [];
   const server: Server = createServer({
     maxHeaderSize: limits.maxHeaderBytes,
@@ -78,7 +78,12 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     inFlight.add(res);
     const socket = req.socket;
-    openOn.set(socket, (openOn.get(socket) ?? 0) + 1);
+    let open = openOn.get(socket);
+    if (open === undefined) {
+      open = new Set();
+      openOn.set(socket, open);
+    }
+    open.add(req);
     let closed = false;
     // node:http queues the response of a pipelined request behind the one before it, and when the
     // connection drops it never closes the queued one (Node 20: no 'close', ever), so whatever
@@ -95,7 +100,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     res.once('close', () => {
       closed = true;
       socket.off('close', onSocketClose);
-      openOn.set(socket, (openOn.get(socket) ?? 1) - 1);
+      openOn.get(socket)?.delete(req);
       inFlight.delete(res);
       if (inFlight.size === 0 && idleWaiters.length > 0) {
         const waiters = idleWaiters;
@@ -144,9 +149,11 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
     // What node:http does without a listener, plus the count of header-size rejections.
     if (error.code === 'HPE_HEADER_OVERFLOW') metrics.limitRejection(name, 'header_bytes');
-    // A bad request after good ones on the same connection (pipelined): those still have their
-    // responses to come, which a 400 would be read as; the connection can only be dropped.
-    const answering = (openOn.get(socket) ?? 0) > 0;
+    // A bad request after whole ones on the same connection (pipelined): those still have their
+    // responses to come, which a 400 would be read as; the connection can only be dropped. A
+    // request still being received (its body timed out, or does not parse) is answered itself.
+    let answering = false;
+    for (const open of openOn.get(socket) ?? []) if (open.complete) answering = true;
     if (error.code !== 'ECONNRESET' && !answering && socket.writable && socket.bytesWritten === 0) {
       const status =
         error.code === 'HPE_HEADER_OVERFLOW'
