@@ -185,7 +185,7 @@ export function createInbound(options: InboundOptions): Inbound {
     const deadlineMs = remainingMs === undefined ? undefined : clock() + remainingMs;
     const hasBody = head.chunked || head.contentLength > 0;
     let body: PreparedBody | undefined;
-    let state: 'uploading' | 'queued' | 'running' | 'done' = 'queued';
+    let state: 'uploading' | 'turn' | 'queued' | 'running' | 'done' = 'queued';
     const release = () => {
       if (state !== 'running') return;
       state = 'done';
@@ -228,7 +228,7 @@ export function createInbound(options: InboundOptions): Inbound {
     };
     res.once('close', () => {
       endUpload();
-      if (state === 'uploading') {
+      if (state === 'uploading' || state === 'turn') {
         state = 'done';
         return;
       }
@@ -250,6 +250,17 @@ export function createInbound(options: InboundOptions): Inbound {
       sendPlain(res, 503, fullText, headers);
     };
     const admit = () => {
+      if (res.socket === null) {
+        // Pipelined behind a request of the same connection whose response is still to come:
+        // node:http writes responses in request order, so this one could not be answered before
+        // that one, which may itself be waiting for a place (its body read first). Ask for a
+        // place only when its turn on the connection comes, or the two would wait on each other.
+        state = 'turn';
+        res.once('socket', () => {
+          if (state === 'turn') admit();
+        });
+        return;
+      }
       state = 'queued';
       switch (gate.enter(pending)) {
         case 'run':
