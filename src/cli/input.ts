@@ -56,10 +56,21 @@ export function parseModel(text: string): ModelName {
   throw new UsageError(`--model: expected one of fluid, mm1m, mixed, got "${text}"`);
 }
 
+/**
+ * A number as people write one in decimal: `60`, `0.5`, `.5`, `1e3`, `-1`. `Number()` alone also
+ * takes `0x10` (16), `0b11`, `0o7` and blanks around, so `--timeout 0x10` ran with 16 ms.
+ */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/** `text` as a number if it is a decimal literal, else NaN (which every check refuses). */
+function decimal(text: string): number {
+  return DECIMAL.test(text) ? Number(text) : Number.NaN;
+}
+
 /** Parses a positive number option such as `--duration 60`. */
 export function positiveNumber(name: string): (text: string) => number {
   return (text) => {
-    const value = Number(text);
+    const value = decimal(text);
     if (!(Number.isFinite(value) && value > 0)) {
       throw new UsageError(`${name}: expected a positive number, got "${text}"`);
     }
@@ -70,7 +81,7 @@ export function positiveNumber(name: string): (text: string) => number {
 /** Parses a non-negative number option such as `--warmup 0`. */
 export function nonNegativeNumber(name: string): (text: string) => number {
   return (text) => {
-    const value = Number(text);
+    const value = decimal(text);
     if (!(Number.isFinite(value) && value >= 0)) {
       throw new UsageError(`${name}: expected a number ≥ 0, got "${text}"`);
     }
@@ -81,7 +92,7 @@ export function nonNegativeNumber(name: string): (text: string) => number {
 /** Parses an integer option within bounds, such as `--replications 10`. */
 export function integerIn(name: string, min: number, max: number): (text: string) => number {
   return (text) => {
-    const value = Number(text);
+    const value = decimal(text);
     if (!(Number.isSafeInteger(value) && value >= min && value <= max)) {
       throw new UsageError(`${name}: expected an integer from ${min} to ${max}, got "${text}"`);
     }
