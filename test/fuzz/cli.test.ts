@@ -15,7 +15,7 @@ import {
 // counterexample), says at most one line on stderr (progress lines aside), never a stack trace,
 // and a failed run leaves its output paths as they were. `npm run fuzz` runs it for minutes.
 
-const TIME_LIMIT_MS = fuzzTimeLimitMs(6_000);
+const TIME_LIMIT_MS = fuzzTimeLimitMs(5_000);
 /**
  * The longest a generated run may take: most take milliseconds, a tune of a timed call graph a
  * few seconds (with progress on stderr); one past this has found a loop or an unchecked bound.

@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import fc from 'fast-check';
 
 /**
@@ -55,6 +56,10 @@ export async function checkForAWhile<Ts>(
   } = {},
 ): Promise<number> {
   const seed = fuzzSeed();
+  // A run that hangs never reaches the report: with FUZZ_TRACE=FILE the seed is on disk first.
+  if (process.env.FUZZ_TRACE !== undefined) {
+    appendFileSync(process.env.FUZZ_TRACE, `${JSON.stringify({ property: name, seed })}\n`);
+  }
   const started = performance.now();
   const details = await fc.check(property, {
     numRuns: options.maxRuns ?? Number.MAX_SAFE_INTEGER,
