@@ -16,7 +16,7 @@ export function fuzzTimeLimitMs(defaultMs: number): number {
  * looked at between runs, so the slowest single run (and the shrinking of a failure, which the
  * limit also stops) must fit in the slack.
  */
-export function fuzzTestTimeoutMs(timeLimitMs: number, slackMs = 30_000): number {
+export function fuzzTestTimeoutMs(timeLimitMs: number, slackMs = 60_000): number {
   return timeLimitMs + slackMs;
 }
 
