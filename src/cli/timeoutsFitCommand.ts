@@ -114,8 +114,12 @@ function adviceLines(advice: FitRecommendation, tz: number, single: number): str
       'Recommended: the sequence, as good as the single timeout here or better, and with a ceiling.',
     ];
   }
+  // A sample whose best single timeout expects no time at all (subnormal latencies) has no ratio.
+  const costs = Number.isFinite(advice.extra)
+    ? `costs ${percent} more than the single timeout`
+    : `costs more than the single timeout (which expects ${seconds(single)} s: no ratio)`;
   const why = [
-    `The sequence costs ${percent} more than the single timeout on this sample: the price of its ceiling`,
+    `The sequence ${costs} on this sample: the price of its ceiling`,
     `t_z = ${seconds(tz)} s. A sample that is stationary rewards repeating ${seconds(single)} s without end; the`,
     'ceiling buys robustness to what the sample does not hold: a request slower than every sample (a',
     'spike) still completes on the last attempt, where the repeated timeout would cut it again and again.',

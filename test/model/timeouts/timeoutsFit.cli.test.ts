@@ -129,4 +129,15 @@ describe('difftry timeouts fit: which to use', () => {
     );
     expect(stdout).toMatch(/^Recommended: the (sequence|single timeout)/m);
   });
+
+  it('gives no ratio where the best single timeout expects no time (a subnormal sample)', async () => {
+    // Found by the fuzzing suite: "costs Infinity % more" for E_single = 5e-324 s.
+    const file = await fileWith('subnormal.csv', 'latency_ms\n5e-324\n5e-324\n5e-324\n0.1\n');
+    const { code, stdout } = await runCli('timeouts', 'fit', file);
+    expect(code).toBe(0);
+    expect(stdout).not.toContain('Infinity');
+    expect(stdout).toContain(
+      'The sequence costs more than the single timeout (which expects 5e-324 s: no ratio) on this sample',
+    );
+  });
 });
