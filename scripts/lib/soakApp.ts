@@ -17,7 +17,8 @@ import {
   type IncomingMessage,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { listenOnLoopback } from '../../src/testbed/network/listenOnLoopback.js';
 
 /** Options of {@link startSoakApp}. */
 export interface SoakAppOptions {
@@ -142,16 +143,10 @@ export async function startSoakApp(options: SoakAppOptions): Promise<SoakApp> {
     call.end();
   };
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
+  // node:http's own keep-alive timeout (5 s): the soak counts on idle connections closing.
+  const url = await listenOnLoopback(server, null);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     async close() {
       chainAgent.destroy();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -88,15 +88,9 @@ const LOOPBACK_ANY_PORT = '127.0.0.1:0';
  */
 export function edgeSidecarConfig(appUrl: string, meshUrl: string): SidecarConfigInput {
   return {
-    service: EDGE_SERVICE,
-    classes: CLASSES.map((c) => ({ ...c })),
-    backoff: { ...BACKOFF },
-    identity: { tokenEnv: SOAK_TOKEN_ENV },
+    ...sharedConfig(EDGE_SERVICE),
     inbound: {
-      listen: LOOPBACK_ANY_PORT,
-      app: appUrl,
-      concurrency: SOAK_CONCURRENCY,
-      capacity: SOAK_SYSTEM_CAPACITY,
+      ...sharedInbound(appUrl),
       edge: {
         rules: [
           { path: '/premium', class: 'high' },
@@ -104,8 +98,6 @@ export function edgeSidecarConfig(appUrl: string, meshUrl: string): SidecarConfi
         ],
         default: 'low',
       },
-      appHeadersTimeoutMs: SOAK_TIMEOUTS.appHeadersTimeoutMs,
-      appBodyTimeoutMs: SOAK_TIMEOUTS.appBodyTimeoutMs,
     },
     outbound: {
       listen: LOOPBACK_ANY_PORT,
@@ -133,20 +125,31 @@ export function edgeSidecarConfig(appUrl: string, meshUrl: string): SidecarConfi
  */
 export function meshSidecarConfig(appUrl: string): SidecarConfigInput {
   return {
-    service: MESH_SERVICE,
+    ...sharedConfig(MESH_SERVICE),
+    inbound: { ...sharedInbound(appUrl), trust: { peers: [EDGE_SERVICE] } },
+    admin: { listen: LOOPBACK_ANY_PORT },
+    shutdownGraceMs: 2_000,
+  };
+}
+
+/** What both sidecars' configs hold besides their inbound: classes, backoff, the mesh token. */
+function sharedConfig(service: string) {
+  return {
+    service,
     classes: CLASSES.map((c) => ({ ...c })),
     backoff: { ...BACKOFF },
     identity: { tokenEnv: SOAK_TOKEN_ENV },
-    inbound: {
-      listen: LOOPBACK_ANY_PORT,
-      app: appUrl,
-      concurrency: SOAK_CONCURRENCY,
-      capacity: SOAK_SYSTEM_CAPACITY,
-      trust: { peers: [EDGE_SERVICE] },
-      appHeadersTimeoutMs: SOAK_TIMEOUTS.appHeadersTimeoutMs,
-      appBodyTimeoutMs: SOAK_TIMEOUTS.appBodyTimeoutMs,
-    },
-    admin: { listen: LOOPBACK_ANY_PORT },
-    shutdownGraceMs: 2_000,
+  };
+}
+
+/** The admission both sidecars put in front of the application: c = 4, m = 16. */
+function sharedInbound(appUrl: string) {
+  return {
+    listen: LOOPBACK_ANY_PORT,
+    app: appUrl,
+    concurrency: SOAK_CONCURRENCY,
+    capacity: SOAK_SYSTEM_CAPACITY,
+    appHeadersTimeoutMs: SOAK_TIMEOUTS.appHeadersTimeoutMs,
+    appBodyTimeoutMs: SOAK_TIMEOUTS.appBodyTimeoutMs,
   };
 }

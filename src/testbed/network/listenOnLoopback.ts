@@ -3,11 +3,15 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * Starts `server` on 127.0.0.1 at a port the system chooses (the testbed never binds anything
- * else), with keep-alive long enough for a load run, and returns its base URL.
+ * else), with keep-alive long enough for a load run (`keepAliveTimeoutMs`, default 30 s; `null`
+ * keeps node:http's own), and returns its base URL.
  * @throws the listen error (e.g. no port left).
  */
-export async function listenOnLoopback(server: Server): Promise<string> {
-  server.keepAliveTimeout = 30_000;
+export async function listenOnLoopback(
+  server: Server,
+  keepAliveTimeoutMs: number | null = 30_000,
+): Promise<string> {
+  if (keepAliveTimeoutMs !== null) server.keepAliveTimeout = keepAliveTimeoutMs;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { NETWORK_STRATEGIES } from '../../../src/sim/network/strategy.js';
 import {
   latencyCsvArbitrary,
   networkFileArbitrary,
@@ -199,21 +200,7 @@ const simulateReplications = fc.oneof(
   },
   { weight: 1, arbitrary: none },
 );
-const simulateStrategy = option(
-  '--strategy',
-  values(
-    [
-      'difftry',
-      'uniform',
-      'budget-finagle',
-      'budget-grpc',
-      'budget-envoy',
-      'sre-throttle',
-      'class-budget',
-    ],
-    ['Uniform', 'x', ''],
-  ),
-);
+const simulateStrategy = option('--strategy', values(NETWORK_STRATEGIES, ['Uniform', 'x', '']));
 const fixedTimeout = option('--timeout', values(['50', '250', '1000'], BAD_NUMBERS));
 const adaptiveTimeouts = option(
   '--timeouts',
