@@ -1,10 +1,12 @@
 /**
  * difftry: differential retries (DiffTry) and adaptive timeouts for microservice networks.
  *
- * The package root gathers the entry points most users want: the retry policy and its parts
- * (classes, backoff, timeouts), the runtime executor `retry()` and its adapters (`difftryFetch`,
- * `difftryInterceptor` for undici, `withRequestContext` for `node:http` servers), and the
- * analysis. `difftry/model`, `difftry/sim`, `difftry/spec` and `difftry/grpc` hold the rest.
+ * The package root is the runtime library, what a service imports: the retry policy and its
+ * parts (classes, backoff, budgets, timeouts), the runtime executor `retry()` and its adapters
+ * (`difftryFetch`, `difftryInterceptor` for undici, `withRequestContext` for `node:http`
+ * servers) and the request context. It loads none of the research stack: the analysis is in
+ * `difftry/model`, the simulator in `difftry/sim`, network files in `difftry/spec`, the sidecar
+ * in `difftry/mesh`, gRPC in `difftry/grpc`.
  * @example
  * ```ts
  * import { difftryFetch } from 'difftry';
@@ -17,19 +19,14 @@
  * ```
  * @example
  * ```ts
- * import { solveService } from 'difftry';
+ * import { solveService } from 'difftry/model';
  * solveService({ capacity: 143, queue: 50, classes: [{ arrivalRate: 50, retryLimit: 5 }] }).s;
  * ```
  * @packageDocumentation
  */
 export type { BackoffDescription } from './model/backoff/BackoffDescription.js';
 export { DEFAULT_BACKOFF } from './model/backoff/BackoffDescription.js';
-export { analyzeNetwork } from './model/network/analyzeNetwork.js';
-export type { NetworkModel } from './model/network/NetworkModel.js';
-export type { NetworkReport } from './model/network/NetworkReport.js';
-export type { ModelName } from './model/phi/Phi.js';
 export { type RandomSource, seededRandom } from './model/random.js';
-export { solveService } from './model/service.js';
 export { type Backoff, createBackoff } from './policy/backoff/Backoff.js';
 export * from './policy/budget/index.js';
 export type { RetryBudget } from './policy/budget/RetryBudget.js';
@@ -84,6 +81,3 @@ export {
 } from './runtime/retry.js';
 export { retryPolicy, systemClock } from './runtime/retryPolicy.js';
 export { type DifftryInterceptorOptions, difftryInterceptor } from './runtime/undici.js';
-export { replicateSingleService, simulateSingleService } from './sim/index.js';
-export { isSpecError, loadNetworkFile, parseNetwork, SpecError } from './spec/index.js';
-export { type NetworkOverrides, toNetworkModel } from './spec/toNetworkModel.js';
