@@ -30,4 +30,19 @@ describe('the package', () => {
     expect(build.compilerOptions.declarationMap).toBe(false);
     expect(packedFiles().filter((f) => f.startsWith('src/'))).toEqual([]);
   });
+
+  it('names as side-effectful exactly the modules that run code when loaded', () => {
+    // Bundlers drop an unused module of a package with `sideEffects` unless it is listed; a module
+    // that does work at its top level (the CLI, the workers) must be, and nothing else need be.
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    const listed = (pkg.sideEffects as string[]).map((f) =>
+      f.replace('./dist/', 'src/').replace(/\.js$/, '.ts'),
+    );
+    const topLevelCode = /^(?:if \(|for \(|while \(|await |[A-Za-z_$][\w$.]*\()/m;
+    const files = execFileSync('git', ['ls-files', 'src/*.ts', 'src/**/*.ts'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    const running = files.filter((f) => topLevelCode.test(readFileSync(f, 'utf8')));
+    expect(running.sort()).toStrictEqual([...listed].sort());
+  });
 });
