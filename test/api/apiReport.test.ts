@@ -1,0 +1,72 @@
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+// Issue 14, section 2: an API report per package entry, so that every change to a public
+// surface shows in review as a change to test/api/*.api.txt (update with `vitest -u`). Each line
+// is one export: its kind, its name and, for values, its type as the compiler prints it.
+
+/** Package entries and their source files. */
+const ENTRIES: Readonly<Record<string, string>> = {
+  difftry: 'src/index.ts',
+  'difftry/model': 'src/model/index.ts',
+  'difftry/sim': 'src/sim/index.ts',
+  'difftry/spec': 'src/spec/index.ts',
+  'difftry/mesh': 'src/mesh/index.ts',
+  'difftry/grpc': 'src/runtime/grpc.ts',
+};
+
+const program = ts.createProgram(Object.values(ENTRIES), {
+  strict: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  skipLibCheck: true,
+  noEmit: true,
+});
+const checker = program.getTypeChecker();
+
+function kindOf(symbol: ts.Symbol): string {
+  const flags = symbol.flags;
+  if (flags & ts.SymbolFlags.Class) return 'class';
+  if (flags & ts.SymbolFlags.Function) return 'function';
+  if (flags & ts.SymbolFlags.Enum) return 'enum';
+  if (flags & ts.SymbolFlags.Variable) return 'const';
+  if (flags & ts.SymbolFlags.Interface) return 'interface';
+  if (flags & ts.SymbolFlags.TypeAlias) return 'type';
+  return 'other';
+}
+
+/** One line per export of `file`, sorted by name. */
+function apiReport(file: string): string {
+  const source = program.getSourceFile(file);
+  if (source === undefined) throw new Error(`no source file ${file}`);
+  const module = checker.getSymbolAtLocation(source);
+  if (module === undefined) throw new Error(`${file} is not a module`);
+  const lines = checker.getExportsOfModule(module).map((exported) => {
+    const symbol =
+      exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+    const kind = kindOf(symbol);
+    const isValue = (symbol.flags & ts.SymbolFlags.Value) !== 0;
+    const type = isValue
+      ? checker.typeToString(
+          checker.getTypeOfSymbol(symbol),
+          source,
+          ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope,
+        )
+      : '';
+    return `${kind} ${exported.name}${type === '' ? '' : `: ${type}`}`;
+  });
+  return `${lines.sort((a, b) => nameOf(a).localeCompare(nameOf(b))).join('\n')}\n`;
+}
+
+function nameOf(line: string): string {
+  return line.split(' ')[1]?.replace(/:$/, '') ?? line;
+}
+
+describe('API reports', { timeout: 60_000 }, () => {
+  for (const [entry, file] of Object.entries(ENTRIES)) {
+    it(`${entry} exports what test/api/${entry.replace('/', '-')}.api.txt says`, async () => {
+      await expect(apiReport(file)).toMatchFileSnapshot(`${entry.replace('/', '-')}.api.txt`);
+    });
+  }
+});
