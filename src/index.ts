@@ -59,7 +59,7 @@ export type {
   RetryListeners,
 } from './runtime/adapter.js';
 export { currentContext, type RequestContext, runWithContext } from './runtime/context.js';
-export { DifftryError, errorCode, isDifftryError, TimeoutError } from './runtime/errors.js';
+export { AttemptTimeoutError, DifftryError, errorCode, isDifftryError } from './runtime/errors.js';
 export {
   type DifftryFetchOptions,
   difftryFetch,

@@ -24,11 +24,11 @@ export function isDifftryError(error: unknown): error is DifftryError {
 }
 
 /** An attempt's per-try timeout expired (code `DIFFTRY_TIMEOUT`). */
-export class TimeoutError extends DifftryError {
+export class AttemptTimeoutError extends DifftryError {
   readonly timeoutMs: number;
   constructor(timeoutMs: number) {
     super('DIFFTRY_TIMEOUT', `attempt timed out after ${timeoutMs} ms`);
-    this.name = 'TimeoutError';
+    this.name = 'AttemptTimeoutError';
     this.timeoutMs = timeoutMs;
   }
 }

@@ -51,7 +51,7 @@ const DEFAULT_MAX_BUFFER_BYTES = 1024 * 1024;
  *   only its attempt.
  * - **Result.** A response that is retried has its body cancelled. After the last attempt the
  *   response is returned as it came (a 503 stays a 503); what is not a response is thrown (such
- *   as `TypeError: fetch failed` with `cause.code === 'ECONNREFUSED'`, or a `TimeoutError`).
+ *   as `TypeError: fetch failed` with `cause.code === 'ECONNREFUSED'`, or a `AttemptTimeoutError`).
  *
  * Build it once and share it: a retry budget or an adaptive timeout lives in it.
  * @example

@@ -9,7 +9,7 @@ import type {
 import { fixedTimeout, type TimeoutStrategy } from '../policy/timeout/TimeoutStrategy.js';
 import { Cancellation } from './Cancellation.js';
 import { currentContext, runWithContext } from './context.js';
-import { errorCode, TimeoutError } from './errors.js';
+import { AttemptTimeoutError, errorCode } from './errors.js';
 import { retryPolicy } from './retryPolicy.js';
 
 /** What an attempt knows about itself. */
@@ -165,7 +165,7 @@ export async function executeRetry<T>(
         // The deadline is spent before this attempt: it is never sent, so it is no attempt (no
         // onFailure, nothing observed); the call gives up on the deadline at once.
         if (attempt > 0) budget?.retryFinished(className, clock());
-        const error = new TimeoutError(0);
+        const error = new AttemptTimeoutError(0);
         if (onGiveUp || channels.giveUp.hasSubscribers) {
           emit(channels.giveUp, onGiveUp, {
             className,
@@ -188,7 +188,7 @@ export async function executeRetry<T>(
         if (call.aborted) throw call.reason;
         thrown = { error };
         outcome =
-          error instanceof TimeoutError
+          error instanceof AttemptTimeoutError
             ? { kind: 'timeout' }
             : { kind: 'error', code: errorCode(error) };
       } finally {
@@ -316,7 +316,7 @@ function runAttempt<T>(
   inContext: boolean,
 ): Promise<T> {
   // No time left before the deadline: the attempt is not sent at all.
-  if (timeoutMs !== undefined && timeoutMs <= 0) return Promise.reject(new TimeoutError(0));
+  if (timeoutMs !== undefined && timeoutMs <= 0) return Promise.reject(new AttemptTimeoutError(0));
   if (call.aborted) return Promise.reject(call.reason);
   if (timeoutMs === undefined) {
     // Only the call's abort can end it: the attempt runs under the call's cancellation.
@@ -326,7 +326,7 @@ function runAttempt<T>(
   }
   // A cancellation of the attempt's own, which its timer or the call's abort ends.
   const own = call.child();
-  const timer = setTimeout(() => own.abort(new TimeoutError(timeoutMs)), timeoutMs);
+  const timer = setTimeout(() => own.abort(new AttemptTimeoutError(timeoutMs)), timeoutMs);
   const info = new Attempt(attempt, className, deadlineMs, timeoutMs, own);
   const work = startAttempt(fn, info, own, inContext);
   return untilAborted(work, own, () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BackoffDescription } from '../../src/model/backoff/BackoffDescription.js';
 import { fixedTimeout } from '../../src/policy/timeout/TimeoutStrategy.js';
 import { runWithContext } from '../../src/runtime/context.js';
-import { errorCode, isDifftryError, TimeoutError } from '../../src/runtime/errors.js';
+import { AttemptTimeoutError, errorCode, isDifftryError } from '../../src/runtime/errors.js';
 import { difftryFetch, type FetchFunction } from '../../src/runtime/fetch.js';
 import type { RetryEvent } from '../../src/runtime/retry.js';
 import { retryPolicy } from '../../src/runtime/retryPolicy.js';
@@ -369,7 +369,7 @@ describe('difftryFetch: network errors and timeouts', () => {
     expect(counter.calls()).toBe(6);
   });
 
-  it('retries a per-try timeout, then throws a TimeoutError', async () => {
+  it('retries a per-try timeout, then throws a AttemptTimeoutError', async () => {
     const orders = await server(neverAnswer);
     const giveUps: RetryEvent[] = [];
     const error = await difftryFetch({
@@ -377,7 +377,7 @@ describe('difftryFetch: network errors and timeouts', () => {
       timeout: fixedTimeout(500),
       onGiveUp: (e) => giveUps.push(e),
     })(orders.url).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toBeInstanceOf(AttemptTimeoutError);
     expect(isDifftryError(error) && error.code).toBe('DIFFTRY_TIMEOUT');
     await orders.received(2);
     expect(orders.requests).toHaveLength(2);
@@ -399,7 +399,7 @@ describe('difftryFetch: network errors and timeouts', () => {
     const error = await fetchWithRetries(orders.url, { headers: { 'x-priority': 'high' } }).catch(
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toBeInstanceOf(AttemptTimeoutError);
     expect(giveUps.map((e) => e.reason)).toEqual(['deadline']);
     expect(counter.calls()).toBe(1);
   });

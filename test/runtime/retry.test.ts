@@ -4,7 +4,7 @@ import type { AttemptOutcome } from '../../src/policy/retry/AttemptOutcome.js';
 import type { RetryPolicyOptions } from '../../src/policy/retry/RetryPolicy.js';
 import { fixedTimeout, type TimeoutStrategy } from '../../src/policy/timeout/TimeoutStrategy.js';
 import { currentContext, runWithContext } from '../../src/runtime/context.js';
-import { TimeoutError } from '../../src/runtime/errors.js';
+import { AttemptTimeoutError } from '../../src/runtime/errors.js';
 import {
   type AttemptInfo,
   channels,
@@ -202,7 +202,7 @@ describe('retry: abort, timeouts, deadline', () => {
     expect(attemptSignal?.reason).toBe(reason);
   });
 
-  it('times out each attempt, retries, then throws the TimeoutError', async () => {
+  it('times out each attempt, retries, then throws the AttemptTimeoutError', async () => {
     const observed: string[] = [];
     const timeout: TimeoutStrategy = {
       ...fixedTimeout(250),
@@ -216,8 +216,8 @@ describe('retry: abort, timeouts, deadline', () => {
       },
       { policy: options, className: 'low', timeout },
     );
-    expect(error).toBeInstanceOf(TimeoutError);
-    expect(signals.map((s) => s.reason instanceof TimeoutError)).toEqual([true, true]);
+    expect(error).toBeInstanceOf(AttemptTimeoutError);
+    expect(signals.map((s) => s.reason instanceof AttemptTimeoutError)).toEqual([true, true]);
     expect(observed).toEqual(['timeout 250', 'timeout 250']);
   });
 
@@ -233,9 +233,9 @@ describe('retry: abort, timeouts, deadline', () => {
         }),
       { policy: options, className: 'low', timeout: fixedTimeout(250), retryLimit: 0 },
     );
-    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toBeInstanceOf(AttemptTimeoutError);
     expect(late?.aborted).toBe(true);
-    expect(late?.reason).toBeInstanceOf(TimeoutError);
+    expect(late?.reason).toBeInstanceOf(AttemptTimeoutError);
   });
 
   it("hands an attempt the caller's own signal when only the caller can abort it", async () => {
@@ -261,7 +261,7 @@ describe('retry: abort, timeouts, deadline', () => {
       deadlineMs: 300,
       ...listeners,
     });
-    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toBeInstanceOf(AttemptTimeoutError);
     expect(fn).toHaveBeenCalledTimes(1);
     expect(events.at(-1)?.[1].reason).toBe('deadline');
     expect(Date.now() - start).toBe(300);
@@ -272,7 +272,7 @@ describe('retry: abort, timeouts, deadline', () => {
     const { error } = await runWithContext({ className: 'high', deadlineMs: Date.now() - 1 }, () =>
       settleRetry(fn, { policy: options }),
     );
-    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toBeInstanceOf(AttemptTimeoutError);
     expect(fn).not.toHaveBeenCalled();
   });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { TimeoutError } from '../../src/runtime/errors.js';
+import { AttemptTimeoutError } from '../../src/runtime/errors.js';
 import { type RetryEvent, retry } from '../../src/runtime/retry.js';
 
 // Issue 13, item 6: a call whose deadline is spent before it starts sends nothing, reports no
-// attempt, and gives up on the deadline with a TimeoutError.
+// attempt, and gives up on the deadline with a AttemptTimeoutError.
 
 describe('retry: a deadline spent on arrival', () => {
   it('never runs the attempt, reports no failure and gives up with reason deadline', async () => {
@@ -17,7 +17,7 @@ describe('retry: a deadline spent on arrival', () => {
       onFailure: (event) => failures.push(event),
       onGiveUp: (event) => giveUps.push(event),
     });
-    await expect(call).rejects.toBeInstanceOf(TimeoutError);
+    await expect(call).rejects.toBeInstanceOf(AttemptTimeoutError);
     expect(fn).not.toHaveBeenCalled();
     expect(failures).toStrictEqual([]);
     expect(giveUps.map((e) => [e.reason, e.attempts])).toStrictEqual([['deadline', 0]]);

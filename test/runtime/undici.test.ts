@@ -3,7 +3,7 @@ import { Agent, type Dispatcher, request, fetch as undiciFetch } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BackoffDescription } from '../../src/model/backoff/BackoffDescription.js';
 import { runWithContext } from '../../src/runtime/context.js';
-import { errorCode, TimeoutError } from '../../src/runtime/errors.js';
+import { AttemptTimeoutError, errorCode } from '../../src/runtime/errors.js';
 import type { RetryEvent } from '../../src/runtime/retry.js';
 import { type DifftryInterceptorOptions, difftryInterceptor } from '../../src/runtime/undici.js';
 import {
@@ -268,12 +268,12 @@ describe('difftryInterceptor: errors, timeouts, abort', () => {
     expect(failures).toHaveLength(6);
   });
 
-  it('retries a per-try timeout, then reports a TimeoutError', async () => {
+  it('retries a per-try timeout, then reports a AttemptTimeoutError', async () => {
     const orders = await server(neverAnswer);
     const error = await request(orders.url, {
       dispatcher: dispatcher({ ...base, timeoutMs: 500 }),
     }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toBeInstanceOf(AttemptTimeoutError);
     await orders.received(2);
     expect(orders.requests).toHaveLength(2);
   });
