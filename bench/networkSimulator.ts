@@ -1,5 +1,5 @@
 /**
- * Network simulator throughput (issue 6): hotelReservation in overload with retries (γ_high = 50,
+ * Network simulator throughput: hotelReservation in overload with retries (γ_high = 50,
  * γ_low = 250 at the frontend, μ = 143, k = (5, 1)), call-graph form (`hotel-calls`, nested
  * retries) and routing form (`hotel`), at one point of the Figure 5 sweep (random backoff, mean
  * 2 s) whose virtual length brings about 100,000 external requests. Two figures per form: events
@@ -22,7 +22,7 @@ import { median } from './harness.js';
 
 /** Timed rounds, after one untimed warm-up run of each case; medians are reported. */
 const REPETITIONS = 7;
-/** The target of issue 6 in call-graph mode, events per second. */
+/** The target in call-graph mode, events per second. */
 const TARGET_EVENTS_PER_SECOND = 2e6;
 /** External requests per second at the frontend: γ_high + γ_low. */
 const GAMMA_HIGH = 50;

@@ -1,5 +1,5 @@
 /**
- * The sidecar's cost per hop (issue 7), against a direct call and against the named peer,
+ * The sidecar's cost per hop, against a direct call and against the named peer,
  * `http-proxy` (the common Node proxy), measured in the same run:
  *
  * 1. Latency at 1,000 requests/s, open loop: one request every millisecond on a precomputed
@@ -56,7 +56,7 @@ const ROUNDS = 10;
 const CONCURRENCY = 64;
 const THROUGHPUT_WARMUP_MS = 1000;
 const THROUGHPUT_ROUND_MS = 2000;
-/** The target of issue 7: microseconds the sidecar may add at p50. */
+/** The target: microseconds the sidecar may add at p50. */
 const TARGET_ADDED_P50_US = 300;
 
 const BODY = 'ok';

@@ -1,9 +1,8 @@
 /**
  * Re-creates docs/metastability.md, its CSV files (metastability.csv, metastability-branches.csv)
  * and its charts (metastability.svg, metastability-loop.svg, metastability-hotel.svg): metastable
- * failures with per-try timeouts, the analysis's two equilibria beside the simulator's runs
- * (issue 12, section 4). Run with `npm run metastability` (about a minute on 2 cores); progress
- * goes to stderr.
+ * failures with per-try timeouts, the analysis's two equilibria beside the simulator's runs.
+ * Run with `npm run metastability` (about a minute on 2 cores); progress goes to stderr.
  *
  * The networks and schedules are the example files the page names, so that each figure can also
  * be re-created with `difftry analyze` / `difftry simulate` (same seed, same streams).

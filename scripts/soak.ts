@@ -1,5 +1,5 @@
 /**
- * The soak of issue 13 (`npm run soak -- [--minutes N] [--out FILE]`, not part of `npm test`):
+ * The soak (`npm run soak -- [--minutes N] [--out FILE]`, not part of `npm test`):
  * an application, an edge sidecar and a mesh sidecar on loopback (ports the system picks), the
  * sidecars run as the real CLI (`difftry proxy --config FILE`) in their own processes, driven at
  * about 10× their admission capacity for `--minutes` (default 10) with slow clients and faulty

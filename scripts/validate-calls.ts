@@ -3,7 +3,7 @@
  * (`analyzeNetwork` in call-graph mode, with its equilibria) against the network simulator, per
  * class end to end, on 50 generated call graphs of 20–300 services (25 µBench-like, 25 composed
  * DGG-like; m ≥ 20, retry delays random with mean 2 s, bottleneck loads 0.7–2.5) and on chains of
- * 40 and 300 services at light, heavy and overloaded loads (issue 12, section 1).
+ * 40 and 300 services at light, heavy and overloaded loads.
  *
  * Where the analysis finds two equilibria (healthy and storm) each simulated run, started idle,
  * is matched to the nearer one.

@@ -2,7 +2,7 @@
  * Re-creates docs/validation-timeouts-model.md and docs/validation-timeouts-model.csv: the
  * analysis with per-try timeouts (src/model/queue/mm1mSojourn.ts: an accepted attempt whose
  * sojourn exceeds T is abandoned by its caller while the server still does the work) against the
- * simulator with the same fixed timeouts (`difftry simulate --timeout MS`), issue 12, section 2.
+ * simulator with the same fixed timeouts (`difftry simulate --timeout MS`).
  *
  * One service (μ = 100/s, m = 50 and 10, one class with k = 5 and 1) over ρ = 0.3 … 1.5 and
  * T = 2 … 20 mean service times; then call graphs: a two-level a → b with timeouts on the calls

@@ -2,7 +2,7 @@ import { builtinModules } from 'node:module';
 import { build, type Plugin } from 'vite';
 import { describe, expect, it } from 'vitest';
 
-// Issue 14, section 2: the web UI runs the model in the browser, so `difftry/model` (the solvers,
+// The web UI runs the model in the browser, so `difftry/model` (the solvers,
 // the timeout model) must import no Node built-in, directly or through a dependency. It is
 // bundled here for the browser by vite (as the UI will be), with a resolver that fails the build
 // on the first `node:` module or bare built-in name.

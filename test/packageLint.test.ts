@@ -6,7 +6,7 @@ import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// Issue 14, section 2: the package as npm would publish it, checked by the tools made for it.
+// The package as npm would publish it, checked by the tools made for it.
 // publint reads the packed files against package.json (exports, files, bin, types); attw
 // (arethetypeswrong) resolves every entry's types as TypeScript does under node16 and bundler
 // resolution. The package is ESM only, so CommonJS `require` and node10 resolution are out of

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// Issue 14, section 2: `import 'difftry'` is the runtime library and must not load the research
+// `import 'difftry'` is the runtime library and must not load the research
 // stack. The module graph of src/index.ts is walked statically (every `import` and `export … from`,
 // type-only ones left out since they vanish at build) and checked against what a service that
 // only retries its calls should never pay for.

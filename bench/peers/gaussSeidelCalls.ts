@@ -1,5 +1,5 @@
 /**
- * The benchmark's peer: difftry's call-graph solver as it stood before issue 12 (commit 6e26a09),
+ * The benchmark's peer: difftry's call-graph solver before the typed-array solver (commit 6e26a09),
  * kept verbatim but for its name and imports. Gauss–Seidel sweeps in topological order, each s_j
  * solved by Brent's method with a full evaluation of the network per function evaluation (so
  * O(N · calls) per sweep), halving a relaxation factor when the residual stalls.

@@ -1,5 +1,5 @@
 /**
- * The experiments of docs/metastability.md (issue 12, section 4), as one function of a
+ * The experiments of docs/metastability.md, as one function of a
  * configuration so that scripts/metastability.ts runs them at full length and
  * test/scripts/metastability.test.ts at a reduced one:
  *

@@ -13,7 +13,7 @@ export interface SoakArguments {
   readonly help: boolean;
 }
 
-/** The default load duration, minutes: the issue's soak (issue 13). */
+/** The default load duration, minutes: a soak of ten minutes. */
 export const DEFAULT_SOAK_MINUTES = 10;
 
 /** The longest load accepted, minutes (a day): a longer one is almost certainly a typo. */

@@ -160,7 +160,7 @@ export function formatSoakSummary(report: SoakReport): string {
   const { load, ledger, ceilings } = report;
   const sidecars = Object.keys(load.offeredPerSecond);
   const lines: string[] = [];
-  lines.push('# Soak: edge and mesh sidecars at 10× admission capacity (issue 13)', '');
+  lines.push('# Soak: edge and mesh sidecars at 10× admission capacity', '');
   lines.push(`- **Result: ${passed ? 'PASS' : 'FAIL'}**`);
   lines.push(
     `- Load ${minutes(report.loadMs)} from ${report.startedAt}, then ${(report.settleMs / 1000).toFixed(0)} s settling; revision ${report.revision}, node ${report.nodeVersion}.`,

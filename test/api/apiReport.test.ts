@@ -1,7 +1,7 @@
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-// Issue 14, section 2: an API report per package entry, so that every change to a public
+// An API report per package entry, so that every change to a public
 // surface shows in review as a change to test/api/*.api.txt (update with `vitest -u`). Each line
 // is one export: its kind, its name and, for values, its type as the compiler prints it.
 

@@ -10,7 +10,7 @@ import {
   fuzzTimeLimitMs,
 } from './fuzzBudget.js';
 
-// Issue 13, "Fuzzing": random network files, sidecar configs, latency samples and command lines
+// Random network files, sidecar configs, latency samples and command lines
 // over the real commands, run in-process. Every run exits 0 or 2 (verify-uniqueness: 1 with a
 // counterexample), says at most one line on stderr (progress lines aside), never a stack trace,
 // and a failed run leaves its output paths as they were. `npm run fuzz` runs it for minutes.

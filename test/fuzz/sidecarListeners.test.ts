@@ -21,7 +21,7 @@ import {
 } from './fuzzBudget.js';
 import { boundedExchange, responseStatuses } from './rawSocket.js';
 
-// Issue 13, "Fuzzing": random raw request heads and bodies at an edge sidecar (classes from its
+// Random raw request heads and bodies at an edge sidecar (classes from its
 // rules) and a mesh sidecar (classes from a trusted peer's header), on 127.0.0.1 port 0, each in
 // front of an app that records what it receives. Every exchange ends in a response or a clean
 // close within a bound; once they have, the sidecar holds no admission place, still serves a

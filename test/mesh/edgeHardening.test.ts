@@ -8,7 +8,7 @@ import { isSpecError } from '../../src/spec/SpecError.js';
 import { runCli } from '../cli/runCli.js';
 import { type LoopbackServer, reply, startServer } from '../runtime/loopback.js';
 
-// Issue 13, items 2 and 3 on the wire: real sockets on 127.0.0.1, port 0 only; every socket is
+// Blank API keys and header variants on the wire: real sockets on 127.0.0.1, port 0 only; every socket is
 // bounded by a timeout and every server and sidecar is closed after each test.
 
 const TEST_TIMEOUT_MS = 15_000;

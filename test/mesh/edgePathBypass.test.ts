@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type SidecarHandle, startSidecar } from '../../src/mesh/index.js';
 import { rawGet } from './rawExchange.js';
 
-// Issue 13, item 1: edge path rules must see the path the application serves. An edge sidecar
+// Edge path rules must see the path the application serves. An edge sidecar
 // sits in front of a node:http app (127.0.0.1, port 0) that echoes the target it received and the
 // class header; every request is sent as raw bytes, since a client library would resolve the dot
 // segments itself and hide the bypass.

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { peerCheck } from '../../src/mesh/trust.js';
 import { classHeaderVariant } from '../../src/policy/request/classHeaderVariant.js';
 
-// Issue 13, item 3: the peer check must do the same work whatever name it is shown, so its time
+// The peer check must do the same work whatever name it is shown, so its time
 // cannot tell which names are trusted. Counted through an injected comparer, never timed.
 
 const peers = ['search', 'geo', 'profile', 'rate'];

@@ -11,7 +11,7 @@ import type { SidecarConfigInput } from '../../src/spec/sidecarSchema.js';
 import { type LoopbackServer, reply, startServer } from '../runtime/loopback.js';
 import { rawExchange } from './rawExchange.js';
 
-// Found by the fuzzing suite (issue 13): requests that node:http answers or queues in ways the
+// Found by the fuzzing suite: requests that node:http answers or queues in ways the
 // sidecar did not expect must still give back every place they took. Pipelined requests on a
 // connection that then closes, a target the application's pool cannot be sent, a request undici
 // refuses to build. Real sockets on 127.0.0.1, port 0; a plain probe afterwards must be served.

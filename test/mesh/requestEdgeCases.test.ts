@@ -5,7 +5,7 @@ import type { SidecarConfigInput } from '../../src/spec/sidecarSchema.js';
 import { type LoopbackServer, type Responder, reply, startServer } from '../runtime/loopback.js';
 import { rawExchange } from './rawExchange.js';
 
-// Issue 13, item 6: small correctness items at the sidecar's listeners. Real sockets on
+// Small correctness items at the sidecar's listeners. Real sockets on
 // 127.0.0.1, port 0; requests a client library would refuse to send go as raw bytes.
 
 const TEST_TIMEOUT_MS = 15_000;
@@ -46,7 +46,7 @@ function statusOf(answer: string): number {
   return Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? Number.NaN);
 }
 
-describe('sidecar: request edge cases (issue 13, item 6)', { timeout: TEST_TIMEOUT_MS }, () => {
+describe('sidecar: request edge cases', { timeout: TEST_TIMEOUT_MS }, () => {
   it('answers OPTIONS * on the inbound listener with 400, never forwarding it', async () => {
     const service = await app((_req, res) => reply(res, 200, 'ok'));
     const proxy = await inboundTo(service.origin);
@@ -59,7 +59,7 @@ describe('sidecar: request edge cases (issue 13, item 6)', { timeout: TEST_TIMEO
   });
 });
 
-describe('sidecar: CONNECT (issue 13, item 6)', { timeout: TEST_TIMEOUT_MS }, () => {
+describe('sidecar: CONNECT', { timeout: TEST_TIMEOUT_MS }, () => {
   it('answers CONNECT with 405 and Allow at both listeners, forwarding nothing', async () => {
     const service = await app((_req, res) => reply(res, 200, 'ok'));
     const proxy = await sidecar({
@@ -78,7 +78,7 @@ describe('sidecar: CONNECT (issue 13, item 6)', { timeout: TEST_TIMEOUT_MS }, ()
   });
 });
 
-describe('sidecar: transfer codings (issue 13, item 6)', { timeout: TEST_TIMEOUT_MS }, () => {
+describe('sidecar: transfer codings', { timeout: TEST_TIMEOUT_MS }, () => {
   it.each(['gzip, chunked', 'deflate,chunked'])(
     'answers Transfer-Encoding: %s with 501 at the inbound listener, forwarding nothing',
     async (coding) => {
@@ -147,7 +147,7 @@ async function histogramCount(
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 
-describe('sidecar: cut responses are measured (issue 13, item 6)', {
+describe('sidecar: cut responses are measured', {
   timeout: TEST_TIMEOUT_MS,
 }, () => {
   it('records a response the application cut mid-body in the inbound latency histogram', async () => {
@@ -200,7 +200,7 @@ describe('sidecar: cut responses are measured at the outbound listener too', {
   });
 });
 
-describe('sidecar: a spent deadline (issue 13, item 6)', { timeout: TEST_TIMEOUT_MS }, () => {
+describe('sidecar: a spent deadline', { timeout: TEST_TIMEOUT_MS }, () => {
   it('answers a deadline header of 0 with 504, sending and counting no attempt', async () => {
     const service = await app((_req, res) => reply(res, 200, 'ok'));
     const proxy = await sidecar({
@@ -224,7 +224,7 @@ describe('sidecar: a spent deadline (issue 13, item 6)', { timeout: TEST_TIMEOUT
   });
 });
 
-describe('sidecar: why a streamed call was not retried (issue 13, item 6)', {
+describe('sidecar: why a streamed call was not retried', {
   timeout: TEST_TIMEOUT_MS,
 }, () => {
   it.each([

@@ -5,7 +5,7 @@ import { type SidecarHandle, startSidecar } from '../../src/mesh/index.js';
 import type { SidecarConfigInput } from '../../src/spec/sidecarSchema.js';
 import { type LoopbackServer, neverAnswer, reply, startServer } from '../runtime/loopback.js';
 
-// Issue 13, items 4 and 5, on real sockets (127.0.0.1, port 0): a client that trickles its head
+// Slow peers, on real sockets (127.0.0.1, port 0): a client that trickles its head
 // or body, and an upstream that never answers or stalls mid-body, are cut within the configured
 // bound (200 ms here) instead of Node's and undici's 300 s. Only "finished before a generous
 // bound" is asserted, never a speed.
@@ -99,7 +99,7 @@ function timedOut(received: string): boolean {
   return received.startsWith('HTTP/1.1 408 Request Timeout');
 }
 
-describe('slow clients at the inbound listener (issue 13, item 4)', {
+describe('slow clients at the inbound listener', {
   timeout: TEST_TIMEOUT_MS,
 }, () => {
   it('a client that stalls its headers is cut, and the listener then serves another', async () => {
@@ -198,7 +198,7 @@ describe('slow clients at the inbound listener (issue 13, item 4)', {
   });
 });
 
-describe('slow upstreams at the outbound listener (issue 13, item 5)', {
+describe('slow upstreams at the outbound listener', {
   timeout: TEST_TIMEOUT_MS,
 }, () => {
   it('an upstream that never answers gives the caller 504 after headersTimeoutMs', async () => {
@@ -231,7 +231,7 @@ describe('slow upstreams at the outbound listener (issue 13, item 5)', {
   });
 });
 
-describe('a silent application behind the inbound listener (issue 13, item 5)', {
+describe('a silent application behind the inbound listener', {
   timeout: TEST_TIMEOUT_MS,
 }, () => {
   it('an application that never answers gives the caller 504 after appHeadersTimeoutMs', async () => {

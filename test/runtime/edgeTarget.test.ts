@@ -6,7 +6,7 @@ import { type RequestContextOptions, withRequestContext } from '../../src/runtim
 import { retryPolicy } from '../../src/runtime/retryPolicy.js';
 import { rawGet } from '../mesh/rawExchange.js';
 
-// Issue 13, items 1 and 3, for the runtime library's edge mode: the route `edge(req)` classifies
+// The runtime library's edge mode: the route `edge(req)` classifies
 // must be the route the handler serves, and no look-alike of the class header may reach it. A
 // real node:http server on 127.0.0.1 (port 0); requests sent as raw bytes so that dot segments
 // and header spellings arrive as an attacker sends them.

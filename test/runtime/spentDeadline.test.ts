@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { AttemptTimeoutError } from '../../src/runtime/errors.js';
 import { type RetryEvent, retry } from '../../src/runtime/retry.js';
 
-// Issue 13, item 6: a call whose deadline is spent before it starts sends nothing, reports no
+// A call whose deadline is spent before it starts sends nothing, reports no
 // attempt, and gives up on the deadline with a AttemptTimeoutError.
 
 describe('retry: a deadline spent on arrival', () => {

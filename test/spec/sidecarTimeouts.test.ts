@@ -3,7 +3,7 @@ import { parseSidecarConfig } from '../../src/spec/parseSidecarConfig.js';
 import { isSpecError } from '../../src/spec/SpecError.js';
 import { DEFAULT_SIDECAR_LIMITS } from '../../src/spec/sidecarSchema.js';
 
-// Issue 13, items 4 and 5: the transport timeouts of a sidecar config, their defaults, and the
+// The transport timeouts of a sidecar config, their defaults, and the
 // one-line error a bad value gets.
 
 const config = (...lines: string[]): string =>

@@ -1,5 +1,5 @@
 /**
- * Issue 6: "the same policy instance gives the same decisions in `retry()` under fake timers and
+ * "The same policy instance gives the same decisions in `retry()` under fake timers and
  * in the simulator". One overloaded service: every rejected attempt in the simulator goes to the
  * hop's `RetryPolicy`; the recorded attempt outcomes are then replayed through the runtime's own
  * executor, `retry()`, under fake timers, with a policy built the same way by the same factory
