@@ -2,7 +2,7 @@
  * Network solve times: hotelReservation, a 1,000-service random DAG and a 1,000-service cyclic
  * network, each beside a named peer measured in the same run: plain Jacobi iteration of the same
  * flow equations from λin = γ (every service re-solved from the previous sweep's λout, as
- * DESIGN.md's fixed-point iteration reads literally), using the same single-service solver.
+ * docs/design.md's fixed-point iteration reads literally), using the same single-service solver.
  */
 import { pathToFileURL } from 'node:url';
 import {

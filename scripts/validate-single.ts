@@ -160,7 +160,7 @@ function classesAt(rho0: number, k: readonly [number, number], backoff: BackoffD
   out.push(
     `μ = ${MU}, m = 50, hyperexponential service (balanced means, SCV 10), constant retry delay 2 ms ` +
       '(about a third of a mean service time); 5 replications × 600 s. "independent" is the mixed model ' +
-      'as in section 2; "residual" adds the correction s_r = (1 − α) + α s, closed either as DESIGN.md ' +
+      'as in section 2; "residual" adds the correction s_r = (1 − α) + α s, closed either as docs/design.md ' +
       'reads literally (s = φ(ρ), "attempt") or by requiring the rejected fraction of all attempts to be ' +
       'φ(ρ) ("flow", the default; see docs/model.md); α = P(residual ≤ 2 ms) ' +
       `= ${f(residualAlpha(service, retryDelayLaw(backoff, 1)))} for this service (α for exponential ` +

@@ -90,7 +90,7 @@ function commandLine(
 }
 
 /**
- * The network as YAML in the style of DESIGN.md's example: defaults left out, each class, route,
+ * The network as YAML in the style of docs/design.md's example: defaults left out, each class, route,
  * call and arrivals mapping on one line, under a comment naming the command that made it.
  */
 function toYaml(network: NetworkSpec, command: string): string {

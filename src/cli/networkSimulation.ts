@@ -142,7 +142,7 @@ function withoutTimeouts(network: NetworkSpec): NetworkSpec {
   };
 }
 
-/** The `simulate --json` document of a network: DESIGN.md's shape, each figure with its `Ci95`. */
+/** The `simulate --json` document of a network: docs/design.md's shape, each figure with its `Ci95`. */
 export function networkSimulationDocument(
   model: NetworkModel,
   result: ReplicatedNetworkResult,

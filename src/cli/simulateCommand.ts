@@ -357,7 +357,7 @@ function analysisNotes(analysis: Prediction | undefined): string {
   return [...notes.map((note) => `\nNote: ${note}`), ...marked.map((m) => `\n${m}`)].join('');
 }
 
-/** The `simulate --json` document: DESIGN.md's analysis shape, each figure with its `Ci95`. */
+/** The `simulate --json` document: docs/design.md's analysis shape, each figure with its `Ci95`. */
 export function simulationDocument(
   model: NetworkModel,
   serviceName: string,

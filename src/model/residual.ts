@@ -14,7 +14,7 @@ import { integrate } from './numeric/integrate.js';
  *   has a closed form, else ∫₀¹ F_e(−δ ln(1 − v)) dv;
  * - D ~ U(a, b): α = (1/(b − a)) ∫ₐᵇ F_e(x) dx.
  * α = 1 gives back the independent model; a retry after a short delay behind a long job has α ≈ 0.
- * @see DESIGN.md, "One service", residual-time correction.
+ * @see docs/design.md, "One service", residual-time correction.
  * @param service - the service-time law (seconds).
  * @param delay - the law of the retry delay (milliseconds).
  */

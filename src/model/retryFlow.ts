@@ -2,12 +2,12 @@
  * What a retry limit does to one class's flow at one service, given the attempt-rejection
  * probability s there.
  *
- * With independent attempts (DESIGN.md, "One service"): attempts per original request
+ * With independent attempts (docs/design.md, "One service"): attempts per original request
  * Σ_{j=0..k} s^j = (1 − s^(k+1))/(1 − s) and rejection R = s^(k+1).
  *
  * With the residual-time correction each retry j is rejected with s_r,j = (1 − α_j) + α_j s, so
  * attempts per request = 1 + s (1 + s_r,1 + s_r,1 s_r,2 + … + Π_{i<k} s_r,i) and
- * R = s Π_{i≤k} s_r,i. With one α for every retry this is DESIGN.md's
+ * R = s Π_{i≤k} s_r,i. With one α for every retry this is docs/design.md's
  * Λ = λ (1 + s Σ_{j<k} s_r^j), R = s s_r^k; α = 1 gives back the independent model.
  */
 export interface RetryFlow {

@@ -38,7 +38,7 @@ export interface ServiceLoad {
 /**
  * How s is tied to the load when retries are rejected with s_r ≠ s (residual-time correction):
  *
- * - `attempt` (DESIGN.md read literally): a first attempt is rejected with s = φ(ρ), ρ = ΣΛ/μ.
+ * - `attempt` (docs/design.md read literally): a first attempt is rejected with s = φ(ρ), ρ = ΣΛ/μ.
  *   Retries are rejected more often than s, so fewer attempts get in than φ assumes and the
  *   server's accepted flow Σ λ(1 − R) falls below what φ(ρ) implies: in overload this can
  *   predict a goodput far below the capacity the server actually delivers.
@@ -79,7 +79,7 @@ export interface ServiceReport {
  * p (see {@link retryFlow}). Uniqueness: equivalently the goodput Σ λ_p (1 − R_p(s)), falling in
  * s, meets the server's throughput, rising in s. Found by Brent's method on [0, 1] to
  * {@link FIXED_POINT_TOLERANCE}.
- * @see DESIGN.md, "One service".
+ * @see docs/design.md, "One service".
  * @example
  * ```ts
  * const report = solveService({

@@ -17,7 +17,7 @@ export interface SingleServiceClass {
 
 /**
  * One FCFS server with finite room, fed by Poisson arrivals of several classes that retry
- * rejected attempts (DESIGN.md, "One service").
+ * rejected attempts (docs/design.md, "One service").
  */
 export interface SingleServiceConfig {
   /** μ: service capacity, requests per second. Sets the default service time (mean 1/μ) and

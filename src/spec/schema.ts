@@ -226,7 +226,7 @@ const networkObjectSchema = strictObject(
 );
 
 /**
- * The one schema of a network file (DESIGN.md, "Files and commands"), with the rules that span
+ * The one schema of a network file (docs/design.md, "Files and commands"), with the rules that span
  * fields (declared names, route probabilities, acyclic calls): parse with it and every problem
  * comes out as a zod issue with a path.
  */

@@ -17,7 +17,7 @@ function tempFile(name: string, text: string): string {
 afterEach(() => vi.restoreAllMocks());
 
 describe('difftry analyze', () => {
-  it('prints DESIGN.md’s JSON document for the built-in example, equal to the model', async () => {
+  it('prints docs/design.md’s JSON document for the built-in example, equal to the model', async () => {
     const { code, stdout, stderr } = await run('analyze', '--example', 'single', '--json');
     expect(code).toBe(0);
     expect(stderr).toBe('');

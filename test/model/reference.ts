@@ -43,7 +43,7 @@ export function fluidReference(rho: number): number {
   return Math.max(0, 1 - 1 / rho);
 }
 
-/** DESIGN.md's mixed law: mm1m for ρ ≤ 1, max(1 − 1/ρ, 1/(m+1)) above. */
+/** docs/design.md's mixed law: mm1m for ρ ≤ 1, max(1 − 1/ρ, 1/(m+1)) above. */
 export function mixedReference(rho: number, m: number): number {
   return rho <= 1 ? mm1mReference(rho, m) : Math.max(1 - 1 / rho, 1 / (m + 1));
 }
@@ -67,7 +67,7 @@ export function attemptsReference(s: number, k: number): number {
   return sum;
 }
 
-/** DESIGN.md residual correction with one α: Λ/λ = 1 + s Σ_{j<k} s_r^j and R = s s_r^k. */
+/** docs/design.md residual correction with one α: Λ/λ = 1 + s Σ_{j<k} s_r^j and R = s s_r^k. */
 export function residualFlowReference(
   s: number,
   k: number,

@@ -204,7 +204,7 @@ describe('solveService with the residual-time correction', () => {
     );
   });
 
-  it('`attempt` closure (DESIGN.md literally): s is a root of s = φ(ρ(s))', () => {
+  it('`attempt` closure (docs/design.md literally): s is a root of s = φ(ρ(s))', () => {
     // This closure can have several roots (see the known-bug case below), so the check is local:
     // h changes sign (or vanishes) within 1e-12 + rootSlack of s.
     fc.assert(

@@ -35,6 +35,6 @@ export type BackoffDescription =
 /**
  * The default retry delay: exponentially distributed with a mean of 100 ms, long against the
  * service times of typical microservices, which is the regime the independence assumption of the
- * model describes (DESIGN.md, "Files and commands").
+ * model describes (docs/design.md, "Files and commands").
  */
 export const DEFAULT_BACKOFF: BackoffDescription = Object.freeze({ kind: 'random', meanMs: 100 });

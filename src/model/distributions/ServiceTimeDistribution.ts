@@ -6,7 +6,7 @@ import type { RandomSource } from '../random.js';
  * Besides sampling it exposes the *equilibrium (residual-life) distribution*
  * F_e(x) = (1/E[S]) ∫₀ˣ F̄(u) du: the law of the remaining service time of the job in service
  * seen by an arrival at a random time, which the residual-time correction of the model uses.
- * @see DESIGN.md, "One service": the residual-time correction.
+ * @see docs/design.md, "One service": the residual-time correction.
  */
 export interface ServiceTimeDistribution {
   /** Which family: `exponential`, `deterministic`, `hyperexponential` (two phases), `lognormal`. */

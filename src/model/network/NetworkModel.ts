@@ -10,7 +10,7 @@ export interface NetworkModel {
   readonly classes: readonly NetworkClass[];
   readonly services: readonly NetworkService[];
   /**
-   * `routing`: after success a request moves on by `routes` (DESIGN.md, "A network");
+   * `routing`: after success a request moves on by `routes` (docs/design.md, "A network");
    * `calls`: a service calls its children and succeeds only if every call does (call-graph
    * mode). Default `routing`.
    */

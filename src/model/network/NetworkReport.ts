@@ -1,5 +1,5 @@
 /**
- * The analysis of a network, in the shape of DESIGN.md's `--json` document. Rates are per second;
+ * The analysis of a network, in the shape of docs/design.md's `--json` document. Rates are per second;
  * rejections and completions are probabilities.
  */
 export interface NetworkReport {
@@ -56,7 +56,7 @@ export interface NetworkReport {
 }
 
 /**
- * One equilibrium (DESIGN.md, "Added since the first brief"): `healthy` is the state an idle
+ * One equilibrium (docs/design.md, "Added since the first brief"): `healthy` is the state an idle
  * network reaches as its load rises, `storm` the state a network in a retry storm (every attempt
  * failing) settles in when it is another one.
  */

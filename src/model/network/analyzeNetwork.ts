@@ -69,7 +69,7 @@ interface SolvedState {
 }
 
 /**
- * Analyses a network: per-service, per-class and end-to-end rejection (DESIGN.md, "A network"),
+ * Analyses a network: per-service, per-class and end-to-end rejection (docs/design.md, "A network"),
  * and every equilibrium the analysis can find.
  *
  * Routing networks are solved by {@link solveRouting}, call graphs by `callEquilibria` (the state

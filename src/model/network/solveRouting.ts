@@ -35,7 +35,7 @@ export interface RoutingSolution {
 }
 
 /**
- * Solves the generalised flow model of a routing network (DESIGN.md, "A network"):
+ * Solves the generalised flow model of a routing network (docs/design.md, "A network"):
  * λin_i^p = γ_i^p + Σ_j λout_j^p F^p_ji, λout_i^p = λin_i^p (1 − R_i^p(s_i)), with each s_i the
  * single-service fixed point of service i at its own λin (2NP unknowns).
  *

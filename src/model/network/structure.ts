@@ -1,7 +1,7 @@
 import type { NetworkModel } from './NetworkModel.js';
 import { stronglyConnectedComponents, successorLists, topologicalOrder } from './topology.js';
 
-/** Which guarantee makes the network's fixed point unique (DESIGN.md, "A network"). */
+/** Which guarantee makes the network's fixed point unique (docs/design.md, "A network"). */
 export type UniquenessGuarantee = 'dag' | 'norm' | 'class-independent' | 'none';
 
 /** What the routing matrices F^p say about existence and uniqueness of the fixed point. */

@@ -1,7 +1,7 @@
 /**
  * Names of the attempt-rejection laws φ: s = φ(ρ), the probability that one attempt is rejected at
  * a service offered load ρ (attempts per second over capacity).
- * @see DESIGN.md, "One service".
+ * @see docs/design.md, "One service".
  */
 export type ModelName = (typeof MODEL_NAMES)[number];
 

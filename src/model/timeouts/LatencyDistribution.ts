@@ -1,5 +1,5 @@
 /**
- * A latency distribution as the timeout model needs it (DESIGN.md, "Timeouts"). Times are in
+ * A latency distribution as the timeout model needs it (docs/design.md, "Timeouts"). Times are in
  * seconds. f is the density, F̄(t) = ∫_t^∞ f. An estimate from censored samples may leave mass
  * beyond the last observation unknown, so `mass` = ∫f can be below 1.
  */

@@ -1,5 +1,5 @@
 /**
- * Sequential timeouts (DESIGN.md "Timeouts"): latency laws, the cost of a timeout sequence and
+ * Sequential timeouts (docs/design.md "Timeouts"): latency laws, the cost of a timeout sequence and
  * the Optimizer that chooses one.
  */
 export {

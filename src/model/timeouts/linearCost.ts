@@ -5,7 +5,7 @@ export const DEFAULT_COST_SLOPE = 0;
 
 /**
  * The linear attempt cost g(t) = c0 + c1·t, in seconds of latency-equivalent per attempt sent
- * with timeout t (DESIGN.md: "default linear, g(t) = c·t").
+ * with timeout t (docs/design.md: "default linear, g(t) = c·t").
  *
  * Defaults c0 = 0 and c1 = 0: the objective E is then the caller's plain expected latency, the
  * figure the timeout evaluation scores (Time Fraction), and a sequence is judged only by how

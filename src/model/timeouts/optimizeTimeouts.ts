@@ -59,7 +59,7 @@ const SIGN_DEADBAND = 1e-9;
 const ROOT_TOLERANCE = 1e-10;
 
 /**
- * The Optimizer (DESIGN.md "Timeouts"): the sequence t_0 < … < t_z with the least expected
+ * The Optimizer (docs/design.md "Timeouts"): the sequence t_0 < … < t_z with the least expected
  * latency E_0 for a given ceiling t_z, found by working backwards from t_z.
  *
  * Given t_(i+1) and E_(i+1), E_i(t) = a(t) + b(t) E_(i+1) has dE_i/dt = (F̄ + g'∫f − E_(i+1) f)/∫f,

@@ -12,7 +12,7 @@ export interface SequenceLatency {
 
 /**
  * The expected latency of the timeout sequence t_0 < … < t_z, the last repeated until an attempt
- * completes: E_z = a_z / (1 − b_z), E_n = a_n + b_n E_(n+1) (DESIGN.md "Timeouts").
+ * completes: E_z = a_z / (1 − b_z), E_n = a_n + b_n E_(n+1) (docs/design.md "Timeouts").
  * @param sequence - strictly increasing positive timeouts (s).
  * @param cost - g(t); default {@link linearCost}().
  * @example

@@ -13,7 +13,7 @@ export interface AttemptOutcomeCost {
 
 /**
  * The cost of one attempt with timeout `t` (seconds) and the expected latency of repeating that
- * timeout until an attempt completes (DESIGN.md "Timeouts"; a two-state Markov chain:
+ * timeout until an attempt completes (docs/design.md "Timeouts"; a two-state Markov chain:
  * Uncompleted, Completed). E is +∞ when no attempt can complete (b = 1).
  * @param cost - g(t); default {@link linearCost}() (g = 0, so E is the plain expected latency).
  * @example

@@ -16,7 +16,7 @@ export const NETWORK_METRICS = [
 ] as const;
 
 /**
- * What a constraint bounds (DESIGN.md definitions; see {@link TuneMetrics}):
+ * What a constraint bounds (docs/design.md definitions; see {@link TuneMetrics}):
  * - `rejection`, `completion`: end-to-end probabilities of one class;
  * - `goodput`: completed requests per second of one class, or of all classes together;
  * - `attemptsPerRequest`, `attemptsPerSuccess`, `internalPerRequest`: the report's `load`

@@ -73,7 +73,7 @@ export interface ConfigurationCheck {
 
 /**
  * Solves a routing network K times from different initial λin and checks that every converged
- * run reaches the same fixed point (DESIGN.md, "A network": uniqueness is proven only for a DAG,
+ * run reaches the same fixed point (docs/design.md, "A network": uniqueness is proven only for a DAG,
  * ‖F‖∞ < 1/(P − 1), or class-independent routing with P ≤ 2; this is the paper's numerical check
  * for the rest). Run 0 starts where `difftry analyze` does, at λin = γ; runs 1 … K − 1 start at
  * λin_i^p uniform in [0, 10 (γ_i^p + Γ)], Γ the total external rate, drawn in order from

@@ -42,7 +42,7 @@ export interface ClassAwareBudget extends RetryBudget {
  *
  * Names are matched exactly; a name not in `classes` is treated as the lowest class (never the
  * highest). `balance()` is the shared balance, `max(0, balance)`.
- * @see finagleBudget for the ratio accounting; DESIGN.md "DiffTry: differential retries".
+ * @see finagleBudget for the ratio accounting; docs/design.md "DiffTry: differential retries".
  * @example
  * ```ts
  * const budget = classAwareBudget({ classes: ['high', 'low'], minRetriesPerSec: 0, reserveShare: 0.5 });

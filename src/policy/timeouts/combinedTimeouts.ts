@@ -68,7 +68,7 @@ export interface CombinedTimeouts extends InspectableTimeouts<CombinedState> {
 }
 
 /**
- * The Combined system of DESIGN.md's adaptive timeouts: the Optimizer shapes the early timeouts
+ * The Combined system of docs/design.md's adaptive timeouts: the Optimizer shapes the early timeouts
  * of a request from recency-weighted samples, the Controller sets the last one (the ceiling t_z)
  * from true latencies, which diagnostic requests measure.
  *
@@ -101,7 +101,7 @@ export interface CombinedTimeouts extends InspectableTimeouts<CombinedState> {
  *   Controller's, so each moves the ceiling more; about 4 diagnostic requests (80 requests) to
  *   follow a new level (α = 1/2 scored the same, with a noisier ceiling). k = 3, β = 2 and the
  *   bounds as {@link controllerTimeouts}.
- * - Optimizer weights `recency` (the i-th oldest sample weighs i), DESIGN.md's choice: recent
+ * - Optimizer weights `recency` (the i-th oldest sample weighs i), docs/design.md's choice: recent
  *   samples dominate after a shift without shrinking the buffer.
  * - Escalation: a request that got through only at the ceiling, after its early timeouts expired,
  *   starts the next requests at the ceiling until one succeeds within the first early timeout. A
@@ -109,7 +109,7 @@ export interface CombinedTimeouts extends InspectableTimeouts<CombinedState> {
  *   timeouts on every request it lasts; this took Spikes from 1.15 to 0.93 and Fast increase from
  *   1.05 to 1.00 in the virtual-time evaluation, and left the others unchanged (docs/timeouts.md).
  * - Diagnostic timeout 60 s: long against any latency it should measure, and RFC 6298's ceiling.
- * @see DESIGN.md, "Adaptive sequential timeouts" (the Combined system)
+ * @see docs/design.md, "Adaptive sequential timeouts" (the Combined system)
  * @example
  * ```ts
  * const timeouts = combinedTimeouts({ diagnosticEvery: 20, controller: { initialMs: 300 } });

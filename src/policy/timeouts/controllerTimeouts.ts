@@ -47,7 +47,7 @@ export interface ControllerCore {
 }
 
 /**
- * The Controller of DESIGN.md's adaptive timeouts: TCP congestion control with the roles turned
+ * The Controller of docs/design.md's adaptive timeouts: TCP congestion control with the roles turned
  * round: a success tightens the timeout a little, a timeout widens it a lot. With t the timeout of
  * attempt 0 and L a latency:
  *
@@ -80,7 +80,7 @@ export interface ControllerCore {
  *
  * The phase starts at `slow-start`: nothing is known, as for a fresh TCP connection.
  * @see RFC 5681 §3.1 (slow start, congestion avoidance), RFC 6298 (timer, back-off)
- * @see DESIGN.md, "Adaptive sequential timeouts" (the Controller)
+ * @see docs/design.md, "Adaptive sequential timeouts" (the Controller)
  * @example
  * ```ts
  * const timeout = controllerTimeouts({ initialMs: 200, minMs: 5, maxMs: 10_000 });

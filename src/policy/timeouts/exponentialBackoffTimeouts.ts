@@ -34,7 +34,7 @@ export interface ExponentialBackoffState {
 }
 
 /**
- * The baseline of the timeout evaluation (DESIGN.md, "Adaptive sequential timeouts"): a fixed
+ * The baseline of the timeout evaluation (docs/design.md, "Adaptive sequential timeouts"): a fixed
  * exponential sequence t_i = headroom · L0 · factor^i for i < elements, the last repeating; with the
  * defaults t = 1.2 L0 · (1, 2, 4, 8, 16). `startMs` gives t_0 directly instead.
  *
@@ -43,7 +43,7 @@ export interface ExponentialBackoffState {
  * collected: a timeout only bounds the latency from below, a failure's latency is another path's
  * (a fast 503). The median of successes under a short initial timeout is biased low, which is the
  * baseline's documented weakness, not corrected here.
- * @see DESIGN.md, "Adaptive sequential timeouts": first = 1.2 × starting latency, factor 2, 5 elements
+ * @see docs/design.md, "Adaptive sequential timeouts": first = 1.2 × starting latency, factor 2, 5 elements
  * @example
  * ```ts
  * const timeout = exponentialBackoffTimeouts({ startingLatencyMs: 40 }); // 48, 96, 192, 384, 768 ms

@@ -1,5 +1,5 @@
 /**
- * Adaptive per-try timeouts (DESIGN.md, "Adaptive sequential timeouts"): the exponential baseline,
+ * Adaptive per-try timeouts (docs/design.md, "Adaptive sequential timeouts"): the exponential baseline,
  * the Optimizer, the Controller, the Combined system and RFC 6298's RTO, each a
  * {@link TimeoutStrategy} from `policy/timeout`, and a factory from plain descriptions.
  */

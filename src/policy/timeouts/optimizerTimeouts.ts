@@ -31,7 +31,7 @@ export type SampleWeights = 'uniform' | 'recency';
 /** Options of {@link optimizerTimeouts}; times in ms. */
 export interface OptimizerTimeoutsOptions {
   /**
-   * Timeouts in the sequence, t_z included: the levels of the Optimizer's tree search (DESIGN.md,
+   * Timeouts in the sequence, t_z included: the levels of the Optimizer's tree search (docs/design.md,
    * "Timeouts"); default 4. The Optimizer may answer fewer when an earlier timeout does not help.
    */
   readonly depth?: number;
@@ -49,7 +49,7 @@ export interface OptimizerTimeoutsOptions {
   readonly cost?: OptimizeCost;
   /**
    * `uniform` (default): every sample weighs 1. `recency`: the i-th oldest of n samples weighs
-   * i, so the newest count n times the oldest (DESIGN.md: the Combined system's Optimizer).
+   * i, so the newest count n times the oldest (docs/design.md: the Combined system's Optimizer).
    */
   readonly weights?: SampleWeights;
   /** The timeout of every attempt until the first recompute; default 1000. */
@@ -103,7 +103,7 @@ export interface OptimizerCore {
 }
 
 /**
- * The Optimizer of DESIGN.md's adaptive timeouts, run online: it keeps the last `bufferSize`
+ * The Optimizer of docs/design.md's adaptive timeouts, run online: it keeps the last `bufferSize`
  * observations (a success as its latency, a timeout as a censored sample at the timeout; failures
  * are skipped, their latency is another path's), and after every `recomputeEvery` of them
  * replaces its sequence with `optimizeTimeouts(empiricalLatency(buffer), { depth, tz, cost })`.
@@ -120,8 +120,8 @@ export interface OptimizerCore {
  * off, until successes come back. An Optimizer that throws, or answers no positive finite sequence,
  * leaves the sequence as it was; `state().lastProblem` says why.
  *
- * Defaults: depth 4, 2000 samples, every 100 observations (DESIGN.md); uniform weights.
- * @see DESIGN.md, "Timeouts" (the model and the tree search)
+ * Defaults: depth 4, 2000 samples, every 100 observations (docs/design.md); uniform weights.
+ * @see docs/design.md, "Timeouts" (the model and the tree search)
  * @example
  * ```ts
  * const timeout = optimizerTimeouts({ initialMs: 500, tzMs: 4000 });

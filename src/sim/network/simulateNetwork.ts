@@ -54,7 +54,7 @@ const TIMED_OUT: AttemptOutcome = Object.freeze({ kind: 'timeout' });
 const ID_SPAN = 2 ** 22;
 
 /**
- * Simulates a network (DESIGN.md, "A network"; docs/model.md, "A network, call-graph form") in
+ * Simulates a network (docs/design.md, "A network"; docs/model.md, "A network, call-graph form") in
  * virtual time.
  *
  * Every service is a FCFS station with capacity μ (service time mean 1/μ) and room for m

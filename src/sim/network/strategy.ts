@@ -6,7 +6,7 @@ import {
 } from '../../policy/budget/index.js';
 
 /**
- * How the clients of a simulated network retry (DESIGN.md, the comparison of strategies):
+ * How the clients of a simulated network retry (docs/design.md, the comparison of strategies):
  * - `difftry`: each class its own limit at each hop, no budget (the default);
  * - `uniform`: every class the highest class's limit at each hop, no budget;
  * - `budget-finagle`, `budget-grpc`, `budget-envoy`, `sre-throttle`: uniform limits plus one

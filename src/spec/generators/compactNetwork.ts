@@ -3,7 +3,7 @@ import type { NetworkSpec, NetworkSpecInput } from '../schema.js';
 /**
  * A network as a person would write it: the same value without the fields that only restate a
  * default (class `weight` 1, service `arrivals` {}, `serviceTime` exponential, `residual` false,
- * call `mode` sequential), keys in the order of DESIGN.md's example, so a generated file of
+ * call `mode` sequential), keys in the order of docs/design.md's example, so a generated file of
  * thousands of services stays readable. Parsing it gives back `network`. Returns a new value.
  */
 export function compactNetwork(network: NetworkSpec): NetworkSpecInput {

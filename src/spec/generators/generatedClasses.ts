@@ -22,7 +22,7 @@ export function generatedClasses(count: number): ClassSpec[] {
 
 /**
  * Splits the total external arrival rate (requests/s) across the classes: 1 : 5 for `high` :
- * `low` (cheap traffic dominates, as in DESIGN.md's example), evenly otherwise. Each rate is
+ * `low` (cheap traffic dominates, as in docs/design.md's example), evenly otherwise. Each rate is
  * rounded to 4 significant digits.
  */
 export function splitArrivals(

@@ -15,7 +15,7 @@ export interface MixtureSpec {
   readonly sigma: number;
 }
 
-/** The target law of DESIGN.md's bimodal example: medians 0.1 s and 0.5 s, weights 0.7/0.3. */
+/** The target law of docs/design.md's bimodal example: medians 0.1 s and 0.5 s, weights 0.7/0.3. */
 export const BIMODAL: MixtureSpec = { medians: [0.1, 0.5], weights: [0.7, 0.3], sigma: 0.25 };
 
 /** a(t) and b(t) of one attempt with timeout t under the mixture, with g(t) = c1·t. */
