@@ -2,7 +2,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 // An API report per package entry, so that every change to a public
-// surface shows in review as a change to test/api/*.api.txt (update with `vitest -u`). Each line
+// surface shows in review as a change to test/package/api/*.api.txt (update with `vitest -u`). Each line
 // is one export: its kind, its name and, for values, its type as the compiler prints it.
 
 /** Package entries and their source files. */
@@ -65,7 +65,7 @@ function nameOf(line: string): string {
 
 describe('API reports', { timeout: 60_000 }, () => {
   for (const [entry, file] of Object.entries(ENTRIES)) {
-    it(`${entry} exports what test/api/${entry.replace('/', '-')}.api.txt says`, async () => {
+    it(`${entry} exports what test/package/api/${entry.replace('/', '-')}.api.txt says`, async () => {
       await expect(apiReport(file)).toMatchFileSnapshot(`${entry.replace('/', '-')}.api.txt`);
     });
   }

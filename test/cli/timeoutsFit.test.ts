@@ -2,10 +2,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { latencyExampleCsv } from '../../../scripts/generate-latencies.js';
-import { parseLatencies, recommendation } from '../../../src/cli/timeoutsFitCommand.js';
-import { empiricalLatency, optimizeTimeouts } from '../../../src/model/index.js';
-import { runCli } from '../../cli/runCli.js';
+import { latencyExampleCsv } from '../../scripts/generate-latencies.js';
+import { parseLatencies, recommendation } from '../../src/cli/timeoutsFitCommand.js';
+import { empiricalLatency, optimizeTimeouts } from '../../src/model/index.js';
+import { runCli } from './runCli.js';
 
 const EXAMPLE = 'examples/latencies.csv';
 let directory = '';

@@ -24,7 +24,7 @@ describe('the package', () => {
 
   it('builds no source maps pointing at a src/ it does not ship', () => {
     const build = JSON.parse(
-      readFileSync(new URL('../tsconfig.build.json', import.meta.url), 'utf8'),
+      readFileSync(new URL('../../tsconfig.build.json', import.meta.url), 'utf8'),
     );
     expect(build.compilerOptions.sourceMap).toBe(false);
     expect(build.compilerOptions.declarationMap).toBe(false);
@@ -34,7 +34,7 @@ describe('the package', () => {
   it('names as side-effectful exactly the modules that run code when loaded', () => {
     // Bundlers drop an unused module of a package with `sideEffects` unless it is listed; a module
     // that does work at its top level (the CLI, the workers) must be, and nothing else need be.
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
     const listed = (pkg.sideEffects as string[]).map((f) =>
       f.replace('./dist/', 'src/').replace(/\.js$/, '.ts'),
     );
