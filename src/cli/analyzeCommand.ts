@@ -14,6 +14,7 @@ import {
 } from '../model/network/sweepRoutingEquilibria.js';
 import type { ModelName } from '../model/phi/Phi.js';
 import { toNetworkModel } from '../spec/toNetworkModel.js';
+import type { CommandOutput } from './CommandOutput.js';
 import { loadNetwork, type NetworkSource } from './input.js';
 import { checkOutputPath, writeOutputFiles } from './outputPath.js';
 import { applySweep, parseSweep } from './sweep.js';
@@ -31,14 +32,6 @@ export interface AnalyzeOptions extends NetworkSource {
   readonly sweep?: string;
   /** Write the sweep as CSV to this file. */
   readonly csv?: string;
-}
-
-/** What a command prints: stdout text, and an optional line for stderr. */
-export interface CommandOutput {
-  readonly stdout: string;
-  readonly stderr?: string;
-  /** Exit code; 0 when omitted. */
-  readonly exitCode?: number;
 }
 
 /** `difftry analyze`: solves the model for a network (or a sweep of it). */

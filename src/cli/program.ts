@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { isSpecError } from '../spec/SpecError.js';
-import { analyzeCommand, type CommandOutput } from './analyzeCommand.js';
+import { analyzeCommand } from './analyzeCommand.js';
+import type { CommandOutput } from './CommandOutput.js';
 import { DEMO_DEFAULTS, demoCommand } from './demoCommand.js';
 import { GENERATE_DEFAULTS, generateCommand } from './generateCommand.js';
 import { integerIn, nonNegativeNumber, parseModel, parseRetries, positiveNumber } from './input.js';

@@ -12,7 +12,7 @@ import { loadScheduleFile } from '../spec/parseSchedule.js';
 import type { ScheduleSpec } from '../spec/scheduleSchema.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import { toNetworkModel } from '../spec/toNetworkModel.js';
-import type { CommandOutput } from './analyzeCommand.js';
+import type { CommandOutput } from './CommandOutput.js';
 import { loadNetwork, type NetworkSource } from './input.js';
 import {
   type NetworkSimulationDocument,

@@ -2,7 +2,7 @@ import type { NetworkReport } from '../model/network/NetworkReport.js';
 import type { TimeoutStrategyDescription } from '../policy/timeouts/createTimeoutStrategy.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import { toNetworkModel } from '../spec/toNetworkModel.js';
-import type { CommandOutput } from './analyzeCommand.js';
+import type { CommandOutput } from './CommandOutput.js';
 import {
   type NetworkSimulationDocument,
   networkHeader,

@@ -14,7 +14,7 @@ import {
   type TestbedMeasurement,
 } from '../testbed/experiment/measureTestbed.js';
 import { predictTestbed, type TestbedPrediction } from '../testbed/experiment/predictTestbed.js';
-import type { CommandOutput } from './analyzeCommand.js';
+import type { CommandOutput } from './CommandOutput.js';
 import {
   integerIn,
   loadNetwork,

@@ -24,7 +24,7 @@ import {
   evaluateTimeoutSuiteLive,
   type LiveStrategyEvaluation,
 } from '../testbed/timeouts/evaluateLiveSuite.js';
-import type { CommandOutput } from './analyzeCommand.js';
+import type { CommandOutput } from './CommandOutput.js';
 import { progressOnStderr } from './progress.js';
 import { fixed, formatTable } from './table.js';
 import { UsageError } from './UsageError.js';

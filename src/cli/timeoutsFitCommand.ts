@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { empiricalLatency } from '../model/timeouts/empiricalLatency.js';
 import { linearCost } from '../model/timeouts/linearCost.js';
 import { optimizeTimeouts } from '../model/timeouts/optimizeTimeouts.js';
-import type { CommandOutput } from './analyzeCommand.js';
+import type { CommandOutput } from './CommandOutput.js';
 import { formatTable } from './table.js';
 import { UsageError } from './UsageError.js';
 

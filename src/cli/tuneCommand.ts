@@ -14,7 +14,7 @@ import type { TunePoint } from '../model/tune/TunePoint.js';
 import { DEFAULT_MAX_POINTS, tuneRetryLimits } from '../model/tune/tuneRetryLimits.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import { toNetworkModel } from '../spec/toNetworkModel.js';
-import type { CommandOutput } from './analyzeCommand.js';
+import type { CommandOutput } from './CommandOutput.js';
 import { loadNetwork, type NetworkSource } from './input.js';
 import { progressOnStderr } from './progress.js';
 import { type Column, fixed, formatTable } from './table.js';

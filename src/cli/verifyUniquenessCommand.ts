@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_MAX_CLASSES, DISTINCT_TOLERANCE, MAX_CLASSES } from '../model/uniqueness/index.js';
-import type { CommandOutput } from './analyzeCommand.js';
+import type { CommandOutput } from './CommandOutput.js';
 import { writeCounterexamples } from './counterexampleFiles.js';
 import { formatUniquenessRun } from './formatUniquenessRun.js';
 import { checkOutputDirectory } from './outputPath.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import type { CommandOutput } from '../../src/cli/analyzeCommand.js';
+import type { CommandOutput } from '../../src/cli/CommandOutput.js';
 import {
   EXIT_INTERRUPTED,
   registerTestbedCommands,

@@ -1,0 +1,11 @@
+/**
+ * What a command prints: stdout text, an optional line for stderr, and its exit code. Every
+ * command returns one; `program.ts` writes it (so a command itself never writes to the streams
+ * and can be tested by its value).
+ */
+export interface CommandOutput {
+  readonly stdout: string;
+  readonly stderr?: string;
+  /** Exit code; 0 when omitted. */
+  readonly exitCode?: number;
+}
