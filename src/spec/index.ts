@@ -10,9 +10,10 @@
  * ```
  * @module
  */
+
+export { ROUTE_SUM_TOLERANCE } from '../model/network/routeSumTolerance.js';
 export { BUILTIN_EXAMPLE_NAMES, builtinExample } from './examples.js';
 export * from './generators/index.js';
-export { ROUTE_SUM_TOLERANCE } from './networkRules.js';
 export { loadNetworkFile, parseNetwork } from './parseNetwork.js';
 export { loadScheduleFile, parseSchedule } from './parseSchedule.js';
 export {

@@ -1,11 +1,9 @@
 import type { z } from 'zod';
+import { ROUTE_SUM_TOLERANCE } from '../model/network/routeSumTolerance.js';
 import { closedServices } from '../model/network/structure.js';
 import { type CustomIssue, reportIssue } from './customIssue.js';
 import { formatNumber, formatValue } from './formatValue.js';
 import type { NetworkSpec, ServiceSpec } from './schema.js';
-
-/** Route probabilities of one class at one service may exceed 1 by this much (rounding). */
-export const ROUTE_SUM_TOLERANCE = 1e-9;
 
 /**
  * Checks the rules of a network file that span fields, as a zod refinement of the network

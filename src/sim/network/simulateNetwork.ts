@@ -5,6 +5,7 @@ import {
 import { exponentialDistribution } from '../../model/distributions/exponential.js';
 import type { ServiceTimeDistribution } from '../../model/distributions/ServiceTimeDistribution.js';
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
+import { ROUTE_SUM_TOLERANCE } from '../../model/network/routeSumTolerance.js';
 import { type RandomSource, seededRandom } from '../../model/random.js';
 import type { RetryBudget } from '../../policy/budget/RetryBudget.js';
 import type { Clock } from '../../policy/Clock.js';
@@ -356,7 +357,7 @@ class NetworkRun {
           cumulative.push(total);
           targets.push(route.to);
         }
-        if (total > 1 + 1e-9) {
+        if (total > 1 + ROUTE_SUM_TOLERANCE) {
           throw new RangeError(
             `services[${i}] routes of class ${this.classNames[p]} should sum to at most 1, got ${total}`,
           );
