@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runFolder } from '../../src/cli/testbedCommand.js';
+import { runFolder } from '../../src/cli/testbedFig5Command.js';
 import { runCli } from './runCli.js';
 
 describe('difftry testbed fig5 --out', () => {

@@ -4,11 +4,9 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import type { CommandOutput } from '../../src/cli/CommandOutput.js';
-import {
-  EXIT_INTERRUPTED,
-  registerTestbedCommands,
-  testbedRunCommand,
-} from '../../src/cli/testbedCommand.js';
+import { EXIT_INTERRUPTED } from '../../src/cli/exitCodes.js';
+import { registerTestbedCommands } from '../../src/cli/testbedCommand.js';
+import { testbedRunCommand } from '../../src/cli/testbedRunCommand.js';
 import { builtinExample, parseNetwork } from '../../src/spec/index.js';
 import { runFig5 } from '../../src/testbed/experiment/fig5.js';
 import { fig5Csv, fig5Markdown, fig5Svg } from '../../src/testbed/experiment/fig5Report.js';

@@ -1,0 +1,191 @@
+import { join } from 'node:path';
+import { builtinExample } from '../spec/examples.js';
+import { parseNetwork } from '../spec/parseNetwork.js';
+import { FIG5_BACKOFF, FIG5_PRESETS, runFig5 } from '../testbed/experiment/fig5.js';
+import { fig5Csv, fig5Json, fig5Markdown, fig5Svg } from '../testbed/experiment/fig5Report.js';
+import { fig5Summary } from '../testbed/experiment/fig5Summary.js';
+import type { CommandOutput } from './CommandOutput.js';
+import { EXIT_INTERRUPTED } from './exitCodes.js';
+import { checkOutputDirectory, makeOutputDirectory, writeOutputFiles } from './outputPath.js';
+import { progressOnStderr } from './progress.js';
+import { fixed, formatTable } from './table.js';
+
+/** Defaults of `difftry testbed fig5`. */
+export const TESTBED_FIG5_DEFAULTS = Object.freeze({
+  scale: 0.5,
+  seed: 5,
+  /** A new folder in the working directory named for the run's start (UTC). */
+  out: 'testbed-fig5-YYYYMMDD-HHMMSS',
+  backoffMs: (FIG5_BACKOFF as { meanMs: number }).meanMs,
+});
+
+/** Options of `difftry testbed fig5`. */
+export interface TestbedFig5Options {
+  readonly quick?: boolean;
+  readonly json?: boolean;
+  readonly out?: string;
+  readonly scale?: number;
+  readonly seed?: number;
+  readonly warmup?: number;
+  readonly duration?: number;
+  /** Longest drain after each window, seconds (`--grace`). */
+  readonly grace?: number;
+  readonly backoffMs?: number;
+  readonly sidecar?: boolean;
+  readonly loadThread?: boolean;
+  /** Runs a point may take when a run is not a valid measurement. */
+  readonly runs?: number;
+}
+
+/**
+ * `difftry testbed fig5`: the DiffTry paper's Figure 5 on the live testbed (hotel-calls, with
+ * hotel as its routing form); writes `testbed-fig5.csv`, `.svg` and `.md` into `out` and prints
+ * a summary (or, with `json`, the whole sweep as one JSON document).
+ */
+export async function testbedFig5Command(
+  options: TestbedFig5Options,
+  signal?: AbortSignal,
+): Promise<CommandOutput> {
+  const preset = options.quick ? FIG5_PRESETS.quick : FIG5_PRESETS.full;
+  const out = options.out ?? runFolder(new Date());
+  await checkOutputDirectory(out, '--out');
+  const load = (name: string) => {
+    const { fileName, text } = builtinExample(name);
+    return parseNetwork(text, fileName);
+  };
+  const progress = progressOnStderr('fig5', { delayMs: 0 });
+  let result: Awaited<ReturnType<typeof runFig5>>;
+  try {
+    result = await runFig5({
+      network: load('hotel-calls'),
+      routing: load('hotel'),
+      gammaLows: preset.gammaLows,
+      warmupS: options.warmup ?? preset.warmupS,
+      durationS: options.duration ?? preset.durationS,
+      ...(options.grace !== undefined && { graceS: options.grace }),
+      scale: options.scale ?? TESTBED_FIG5_DEFAULTS.scale,
+      seed: options.seed ?? TESTBED_FIG5_DEFAULTS.seed,
+      backoff: { kind: 'random', meanMs: options.backoffMs ?? TESTBED_FIG5_DEFAULTS.backoffMs },
+      sidecars: options.sidecar ?? true,
+      edgeThread: options.loadThread ?? true,
+      ...(options.runs !== undefined && { runsPerPoint: options.runs }),
+      ...(signal !== undefined && { signal }),
+      onProgress: (fraction) => progress.update(fraction),
+    });
+  } finally {
+    progress.stop();
+  }
+  if (result.aborted) {
+    return {
+      stdout: '',
+      stderr: 'interrupted: every service stopped, nothing written',
+      exitCode: EXIT_INTERRUPTED,
+    };
+  }
+  const files = { csv: 'testbed-fig5.csv', svg: 'testbed-fig5.svg', md: 'testbed-fig5.md' };
+  const command = `difftry testbed fig5${options.quick ? ' --quick' : ''}`;
+  await makeOutputDirectory(out, '--out');
+  await writeOutputFiles(
+    [
+      { path: join(out, files.csv), text: fig5Csv(result) },
+      { path: join(out, files.svg), text: fig5Svg(result) },
+      { path: join(out, files.md), text: fig5Markdown(result, { ...files, command }) },
+    ],
+    '--out',
+  );
+  const written = `wrote ${Object.values(files)
+    .map((f) => join(out, f))
+    .join(', ')} in ${fixed(result.seconds / 60, 1)} min`;
+  if (options.json) return { stdout: fig5Json(result), stderr: written };
+  return { stdout: formatFig5(result), stderr: written };
+}
+
+/** `testbed-fig5-20261201-163512`: the default folder of a run started at `now` (UTC). */
+export function runFolder(now: Date): string {
+  const stamp = now
+    .toISOString()
+    .replace(/\.\d+Z$/, '')
+    .replace(/-|:/g, '')
+    .replace('T', '-');
+  return `testbed-fig5-${stamp}`;
+}
+
+/** The summary `difftry testbed fig5` prints. */
+export function formatFig5(result: Awaited<ReturnType<typeof runFig5>>): string {
+  const summary = fig5Summary(result);
+  const { setup } = result;
+  const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}` : 'n/a');
+  const rows = result.points.flatMap((point) =>
+    point.measurement.classes.map((c, i) => {
+      const predicted = point.prediction.calls.endToEnd[c.name]?.rejection ?? Number.NaN;
+      const routing = point.prediction.routing?.endToEnd[c.name]?.rejection ?? Number.NaN;
+      return [
+        i === 0 ? String(point.gammaLow) : '',
+        i === 0 ? point.limit.key : '',
+        c.name,
+        `${pct(c.rejection)} ± ${pct(c.rejectionCi95)}`,
+        pct(c.answeredInWindow.rejection),
+        pct(predicted),
+        pct(routing),
+        fixed(c.latency.p50, 3),
+        fixed(c.latency.p99, 3),
+        i === 0 ? fixed(point.measurement.internalPerRequest, 2) : '',
+        i === 0 ? fixed(point.prediction.calls.load.internalPerRequest, 2) : '',
+        i === 0
+          ? fixed(
+              point.measurement.services.find((s) => s.name === setup.entry)?.calibratedCapacity ??
+                Number.NaN,
+              1,
+            )
+          : '',
+      ];
+    }),
+  );
+  const lines = [
+    formatTable(
+      [
+        { heading: 'γ_low' },
+        { heading: 'k', alignRight: false },
+        { heading: 'class', alignRight: false },
+        { heading: 'measured %' },
+        { heading: 'answered %' },
+        { heading: 'pred. cg %' },
+        { heading: 'pred. rt %' },
+        { heading: 'p50 s' },
+        { heading: 'p99 s' },
+        { heading: 'internal/req' },
+        { heading: 'pred.' },
+        { heading: `${setup.entry} μ` },
+      ],
+      rows,
+    ),
+    '',
+    `largest |measured − predicted|: ${fixed(summary.maxGapCalls, 3)} (call graph), ${fixed(summary.maxGapRouting, 3)} (routing); ` +
+      `${summary.outside.length === 0 ? `every point within ${summary.tolerance}` : `${summary.outside.length} class-point(s) outside ${summary.tolerance}`}`,
+    `measured: requests sent in the window, followed to their end (drains up to ${fixed(summary.drainMaxS, 1)} s, ` +
+      `${summary.unfinished} unfinished); answered: the old count over answers in the window ` +
+      `(largest |answered − predicted| ${fixed(summary.maxGapAnswered, 3)})`,
+  ];
+  if (summary.cut !== undefined) {
+    const cut = summary.cut;
+    lines.push(
+      `high-class rejection at γ_low = ${cut.gammaLow}: ${pct(cut.measuredUniform)} % uniform → ${pct(cut.measuredDiffTry)} % DiffTry; ` +
+        `cut ${fixed(cut.measured, 2)}× measured (95 % ${fixed(cut.measuredLow95, 2)}–${fixed(cut.measuredHigh95, 2)}), ` +
+        `${fixed(cut.predictedCalls, 2)}× predicted (paper ≈ 3.5×)`,
+    );
+  }
+  lines.push(
+    `scale ${setup.scale}: ${setup.entry} μ nominal ${fixed(summary.capacities.find((c) => c.name === setup.entry)?.nominal ?? Number.NaN, 2)}/s, ` +
+      `calibrated ${fixed(summary.capacities.find((c) => c.name === setup.entry)?.calibratedMin ?? Number.NaN, 1)}–` +
+      `${fixed(summary.capacities.find((c) => c.name === setup.entry)?.calibratedMax ?? Number.NaN, 1)}/s; ` +
+      `send-gap CV ${fixed(summary.cvMin, 3)}–${fixed(summary.cvMax, 3)} (${summary.allPoisson ? 'Poisson' : 'NOT all Poisson'}); ` +
+      `event-loop p99 ≤ ${fixed(summary.eventLoopP99MaxMs, 1)} ms`,
+  );
+  if (summary.discardedRuns > 0 || summary.invalidPoints > 0) {
+    lines.push(
+      `${summary.discardedRuns} invalid run(s) discarded and run again` +
+        (summary.invalidPoints > 0 ? `; ${summary.invalidPoints} point(s) still invalid` : ''),
+    );
+  }
+  return lines.join('\n');
+}

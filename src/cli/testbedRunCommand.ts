@@ -1,0 +1,228 @@
+import type { BackoffDescription } from '../model/backoff/BackoffDescription.js';
+import { describeBackoff } from '../model/backoff/describeBackoff.js';
+import { builtinExample } from '../spec/examples.js';
+import { loadNetworkFile, parseNetwork } from '../spec/parseNetwork.js';
+import type { NetworkSpec } from '../spec/schema.js';
+import { FIG5_BACKOFF } from '../testbed/experiment/fig5.js';
+import { measureTestbed, type TestbedMeasurement } from '../testbed/experiment/measureTestbed.js';
+import { predictTestbed, type TestbedPrediction } from '../testbed/experiment/predictTestbed.js';
+import type { CommandOutput } from './CommandOutput.js';
+import { EXIT_INTERRUPTED } from './exitCodes.js';
+import { loadNetwork } from './input.js';
+import { progressOnStderr } from './progress.js';
+import { fixed, formatTable } from './table.js';
+import { UsageError } from './UsageError.js';
+
+/** Defaults of `difftry testbed run`. */
+export const TESTBED_RUN_DEFAULTS = Object.freeze({
+  example: 'hotel-calls',
+  scale: 0.5,
+  warmup: 8,
+  duration: 30,
+  backoffMs: (FIG5_BACKOFF as { meanMs: number }).meanMs,
+  seed: 1,
+});
+
+/** The built-in call-graph examples and their routing twins. */
+const ROUTING_TWINS: Readonly<Record<string, string>> = Object.freeze({ 'hotel-calls': 'hotel' });
+
+/** Options of `difftry testbed run`. */
+export interface TestbedRunOptions {
+  readonly file?: string;
+  readonly example?: string;
+  /** Routing form of the same network: a file, or a built-in example. */
+  readonly routing?: string;
+  readonly routingExample?: string;
+  readonly scale?: number;
+  readonly warmup?: number;
+  readonly duration?: number;
+  /** Longest drain after the window, seconds (`--grace`). */
+  readonly grace?: number;
+  readonly retries?: Record<string, number>;
+  readonly backoffMs?: number;
+  readonly seed?: number;
+  /** false: in-process retries instead of sidecars (`--no-sidecar`). */
+  readonly sidecar?: boolean;
+  /** false: the load generator on the services' thread (`--no-load-thread`). */
+  readonly loadThread?: boolean;
+  readonly json?: boolean;
+}
+
+/**
+ * `difftry testbed run`: starts a call-graph network live, loads it for a while, and prints the
+ * measured per-class rejection and latency beside the analysis's prediction (call-graph form and,
+ * when known, routing form) for the same network and the capacities calibrated during the run.
+ * Everything is stopped at the end, on error, and on `signal`.
+ */
+export async function testbedRunCommand(
+  options: TestbedRunOptions,
+  signal?: AbortSignal,
+): Promise<CommandOutput> {
+  const example =
+    options.file === undefined && options.example === undefined
+      ? TESTBED_RUN_DEFAULTS.example
+      : options.example;
+  const network = await loadNetwork({ file: options.file, example });
+  const routing = await loadRouting(options, example);
+  const backoff: BackoffDescription = {
+    kind: 'random',
+    meanMs: options.backoffMs ?? TESTBED_RUN_DEFAULTS.backoffMs,
+  };
+  const warmupS = options.warmup ?? TESTBED_RUN_DEFAULTS.warmup;
+  const durationS = options.duration ?? TESTBED_RUN_DEFAULTS.duration;
+  const progress = progressOnStderr('testbed');
+  let measurement: TestbedMeasurement;
+  try {
+    measurement = await measureTestbed(network, {
+      scale: options.scale ?? TESTBED_RUN_DEFAULTS.scale,
+      ...(options.retries !== undefined && { retries: options.retries }),
+      backoff,
+      seed: options.seed ?? TESTBED_RUN_DEFAULTS.seed,
+      sidecars: options.sidecar ?? true,
+      edgeThread: options.loadThread ?? true,
+      warmupS,
+      durationS,
+      ...(options.grace !== undefined && { graceS: options.grace }),
+      ...(signal !== undefined && { signal }),
+      onProgress: (fraction) => progress.update(fraction),
+    });
+  } catch (error) {
+    if (error instanceof RangeError) throw new UsageError(error.message);
+    throw error;
+  } finally {
+    progress.stop();
+  }
+  if (measurement.aborted) {
+    return { stdout: '', stderr: 'interrupted: every service stopped', exitCode: EXIT_INTERRUPTED };
+  }
+  const prediction = predictTestbed(measurement, routing);
+  if (options.json) {
+    const { network: _network, ...measured } = measurement;
+    return {
+      stdout: JSON.stringify(
+        {
+          network: measurement.network.name ?? options.file ?? example,
+          setup: {
+            scale: options.scale ?? TESTBED_RUN_DEFAULTS.scale,
+            warmupS,
+            durationS,
+            graceS: measurement.graceS,
+            backoff,
+            sidecars: measurement.sidecars,
+          },
+          measured,
+          predicted: {
+            capacities: prediction.capacities,
+            arrivals: prediction.arrivals,
+            calls: prediction.calls,
+            routing: prediction.routing,
+            nominal: prediction.nominal,
+          },
+        },
+        null,
+        2,
+      ),
+    };
+  }
+  return { stdout: formatRun(measurement, prediction, backoff) };
+}
+
+async function loadRouting(
+  options: TestbedRunOptions,
+  example: string | undefined,
+): Promise<NetworkSpec | undefined> {
+  if (options.routing !== undefined && options.routingExample !== undefined) {
+    throw new UsageError('give --routing FILE or --routing-example NAME, not both');
+  }
+  if (options.routing !== undefined) return loadNetworkFile(options.routing);
+  const twin =
+    options.routingExample ?? (example === undefined ? undefined : ROUTING_TWINS[example]);
+  if (twin === undefined) return undefined;
+  const { fileName, text } = builtinExample(twin);
+  return parseNetwork(text, fileName);
+}
+
+/** The human-readable report of one run. */
+export function formatRun(
+  m: TestbedMeasurement,
+  p: TestbedPrediction,
+  backoff: BackoffDescription,
+): string {
+  const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)} %` : 'n/a');
+  const lines: string[] = [
+    `testbed: ${m.network.name ?? 'network'}, ${m.services.length} services on 127.0.0.1, ` +
+      `${m.sidecars ? 'each calling through its DiffTry sidecar' : 'in-process retries (no sidecars)'}; ` +
+      `${m.warmupS} s warm-up, ${fixed(m.windowS, 0)} s window, drained ${fixed(m.drainS, 1)} s ` +
+      `(grace ${m.graceS} s); retry delay ${describeBackoff(backoff)}`,
+    'measured: the requests sent in the window, each followed to its end; answered in window: the old count',
+    '',
+  ];
+  lines.push(
+    formatTable(
+      [
+        { heading: 'class', alignRight: false },
+        { heading: 'k' },
+        { heading: 'sent/s' },
+        { heading: 'sent' },
+        { heading: 'measured' },
+        { heading: 'answered in window' },
+        { heading: 'pred. call graph' },
+        { heading: 'pred. routing' },
+        { heading: 'p50 s' },
+        { heading: 'p99 s' },
+      ],
+      m.classes.map((c) => [
+        c.name,
+        String(m.network.classes.find((x) => x.name === c.name)?.retries ?? ''),
+        fixed(c.windowRate, 1),
+        String(c.sent),
+        `${pct(c.rejection)} ± ${pct(c.rejectionCi95)}`,
+        `${pct(c.answeredInWindow.rejection)} of ${c.answeredInWindow.finished}`,
+        pct(p.calls.endToEnd[c.name]?.rejection ?? Number.NaN),
+        pct(p.routing?.endToEnd[c.name]?.rejection ?? Number.NaN),
+        fixed(c.latency.p50, 3),
+        fixed(c.latency.p99, 3),
+      ]),
+    ),
+    '',
+    formatTable(
+      [
+        { heading: 'service', alignRight: false },
+        { heading: 'nominal μ' },
+        { heading: 'calibrated μ' },
+        { heading: 'stretch' },
+        { heading: 'utilisation' },
+        { heading: 's measured' },
+        { heading: 's predicted' },
+      ],
+      m.services.map((s) => [
+        s.name,
+        fixed(s.nominalCapacity, 2),
+        fixed(s.calibratedCapacity, 2),
+        fixed(s.stretch, 3),
+        fixed(s.utilization, 2),
+        fixed(s.attemptRejection, 3),
+        fixed(p.calls.services[s.name]?.s ?? Number.NaN, 3),
+      ]),
+    ),
+    '',
+    `internal calls per request: ${fixed(m.internalPerRequest, 2)} measured, ` +
+      `${fixed(p.calls.load.internalPerRequest, 2)} predicted (call graph)` +
+      (p.routing ? `, ${fixed(p.routing.load.internalPerRequest, 2)} (routing)` : ''),
+  );
+  for (const s of m.streams) {
+    lines.push(
+      `load ${s.entry}/${s.className}: ${s.sent} sent at ${fixed(s.achievedRate, 2)}/s (asked ${fixed(s.rate, 2)}), ` +
+        `${s.poisson.verdict}; ${s.late} late (> 1 ms), mean lateness ${fixed(s.meanLatenessMs, 2)} ms`,
+    );
+  }
+  if (m.unfinished > 0) {
+    lines.push(
+      `${m.unfinished} request(s) sent in the window still unfinished after the ${m.graceS} s drain: left out of measured`,
+    );
+  }
+  lines.push(
+    `event-loop delay: mean ${fixed(m.eventLoopDelay.meanMs, 2)} ms, p99 ${fixed(m.eventLoopDelay.p99Ms, 1)} ms, max ${fixed(m.eventLoopDelay.maxMs, 1)} ms`,
+  );
+  return lines.join('\n');
+}
