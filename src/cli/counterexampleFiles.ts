@@ -5,7 +5,7 @@ import {
   DISTINCT_TOLERANCE,
   type FixedPointRun,
 } from '../model/uniqueness/index.js';
-import { networkYaml } from './networkSpecOf.js';
+import { networkYaml } from '../spec/networkSpecOf.js';
 import { makeOutputDirectory, type OutputFile, writeOutputFiles } from './outputPath.js';
 import type { UniquenessJobResult } from './uniquenessWorker.js';
 

@@ -6,7 +6,6 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stringify } from 'yaml';
 import { writeCounterexamples } from '../../src/cli/counterexampleFiles.js';
-import { networkSpecOf } from '../../src/cli/networkSpecOf.js';
 import { runUniquenessJob, runUniquenessRange } from '../../src/cli/uniquenessWorker.js';
 import { solveRouting } from '../../src/model/network/solveRouting.js';
 import { seededRandom } from '../../src/model/random.js';
@@ -17,6 +16,7 @@ import {
 } from '../../src/model/uniqueness/index.js';
 import { generateCyclic } from '../../src/spec/generators/generateCyclic.js';
 import { generateMuBench } from '../../src/spec/generators/generateMuBench.js';
+import { networkSpecOf } from '../../src/spec/networkSpecOf.js';
 import { parseNetwork } from '../../src/spec/parseNetwork.js';
 import { toNetworkModel } from '../../src/spec/toNetworkModel.js';
 import { runCli } from './runCli.js';

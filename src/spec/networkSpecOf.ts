@@ -1,7 +1,7 @@
 import { Document, isMap, isScalar, isSeq, visit } from 'yaml';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
 import type { ModelName } from '../model/phi/Phi.js';
-import type { NetworkSpecInput } from '../spec/schema.js';
+import type { NetworkSpecInput } from './schema.js';
 
 /**
  * A routing or call-graph network model as a network file's value, so that parsing it and
