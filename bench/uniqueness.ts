@@ -17,11 +17,11 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { runUniquenessCheck } from '../src/cli/runUniquenessCheck.js';
+import { runUniquenessCheck } from '../src/experiments/uniqueness/runUniquenessCheck.js';
 import {
   drawUniquenessConfiguration,
   type UniquenessSettings,
-} from '../src/cli/uniquenessWorker.js';
+} from '../src/experiments/uniqueness/uniquenessWorker.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
 import { addCheck, EMPTY_TALLY } from '../src/model/uniqueness/index.js';
 import { checkConfigurationPerCase } from '../test/model/uniqueness/perCaseReference.js';

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { UniquenessJobResult } from '../experiments/uniqueness/uniquenessWorker.js';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
 import {
   type CallFixedPointRun,
@@ -7,7 +8,6 @@ import {
 } from '../model/uniqueness/index.js';
 import { networkYaml } from '../spec/networkSpecOf.js';
 import { makeOutputDirectory, type OutputFile, writeOutputFiles } from './outputPath.js';
-import type { UniquenessJobResult } from './uniquenessWorker.js';
 
 /**
  * Writes each counterexample to `directory` (created if needed): the network as

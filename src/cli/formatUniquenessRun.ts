@@ -1,7 +1,7 @@
+import type { UniquenessForm } from '../experiments/uniqueness/uniquenessWorker.js';
 import type { UniquenessTally } from '../model/uniqueness/index.js';
 import { DISTINCT_TOLERANCE } from '../model/uniqueness/index.js';
 import { fixed, formatTable } from './table.js';
-import type { UniquenessForm } from './uniquenessWorker.js';
 
 /** The figures of a run of `difftry verify-uniqueness`, as its JSON document has them. */
 export interface UniquenessReport {

@@ -1,18 +1,21 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import {
+  runUniquenessCheck,
+  type UniquenessRun,
+} from '../experiments/uniqueness/runUniquenessCheck.js';
+import {
+  UNIQUENESS_FORMS,
+  type UniquenessForm,
+  type UniquenessJobResult,
+} from '../experiments/uniqueness/uniquenessWorker.js';
 import { DEFAULT_MAX_CLASSES, DISTINCT_TOLERANCE, MAX_CLASSES } from '../model/uniqueness/index.js';
 import type { CommandOutput } from './CommandOutput.js';
 import { writeCounterexamples } from './counterexampleFiles.js';
 import { formatUniquenessRun } from './formatUniquenessRun.js';
 import { checkOutputDirectory } from './outputPath.js';
 import { progressOnStderr } from './progress.js';
-import { runUniquenessCheck, type UniquenessRun } from './runUniquenessCheck.js';
 import { UsageError } from './UsageError.js';
-import {
-  UNIQUENESS_FORMS,
-  type UniquenessForm,
-  type UniquenessJobResult,
-} from './uniquenessWorker.js';
 
 /** Options of `difftry verify-uniqueness`. */
 export interface VerifyUniquenessOptions {

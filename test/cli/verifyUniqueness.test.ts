@@ -6,7 +6,10 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stringify } from 'yaml';
 import { writeCounterexamples } from '../../src/cli/counterexampleFiles.js';
-import { runUniquenessJob, runUniquenessRange } from '../../src/cli/uniquenessWorker.js';
+import {
+  runUniquenessJob,
+  runUniquenessRange,
+} from '../../src/experiments/uniqueness/uniquenessWorker.js';
 import { solveRouting } from '../../src/model/network/solveRouting.js';
 import { seededRandom } from '../../src/model/random.js';
 import {

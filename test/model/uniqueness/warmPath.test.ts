@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import {
   drawUniquenessConfiguration,
   runUniquenessJob,
-} from '../../../src/cli/uniquenessWorker.js';
+} from '../../../src/experiments/uniqueness/uniquenessWorker.js';
 import type { NetworkModel } from '../../../src/model/network/NetworkModel.js';
 import { compileRouting } from '../../../src/model/network/routingPlan.js';
 import { routingState, settleRouting } from '../../../src/model/network/solveRouting.js';

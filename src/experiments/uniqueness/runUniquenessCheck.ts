@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { NetworkModel } from '../model/network/NetworkModel.js';
-import { combineTallies, EMPTY_TALLY, type UniquenessTally } from '../model/uniqueness/index.js';
+import type { NetworkModel } from '../../model/network/NetworkModel.js';
+import { combineTallies, EMPTY_TALLY, type UniquenessTally } from '../../model/uniqueness/index.js';
 import {
   runUniquenessRange,
   type UniquenessJobResult,
