@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type SidecarHandle, startSidecar } from '../../src/mesh/index.js';
+import type { SidecarHandle } from '../../src/mesh/index.js';
+import { startInboundSidecar } from './inboundSidecar.js';
 import { rawGet } from './rawExchange.js';
 
 // Edge path rules must see the path the application serves. An edge sidecar
@@ -53,23 +54,9 @@ async function edgeSidecar(
   seen: string[] = [],
 ): Promise<SidecarHandle> {
   const app = await echoApp(seen);
-  const sidecar = await startSidecar(
-    {
-      service: 'frontend',
-      classes: [
-        { name: 'high', retries: 1 },
-        { name: 'low', retries: 0 },
-      ],
-      backoff: { kind: 'constant', delayMs: 0 },
-      inbound: {
-        listen: '127.0.0.1:0',
-        app,
-        capacity: 10,
-        edge: { rules: [...rules], default: fallback },
-      },
-    },
-    { env: {} },
-  );
+  const sidecar = await startInboundSidecar(app, {
+    edge: { rules: [...rules], default: fallback },
+  });
   closers.push(() => sidecar.close({ graceMs: 0 }));
   return sidecar;
 }

@@ -2,13 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createInbound } from '../../src/mesh/inbound.js';
-import { type SidecarHandle, startSidecar } from '../../src/mesh/index.js';
+import type { SidecarHandle } from '../../src/mesh/index.js';
 import { splitRequestHead } from '../../src/mesh/requestHead.js';
 import { createSidecarMetrics } from '../../src/mesh/sidecarMetrics.js';
 import { classTable } from '../../src/policy/classes/ClassTable.js';
 import { checkSidecarConfig } from '../../src/spec/parseSidecarConfig.js';
-import type { SidecarConfigInput } from '../../src/spec/sidecarSchema.js';
 import { type LoopbackServer, reply, startServer } from '../runtime/loopback.js';
+import { startInboundSidecar, type TestInbound } from './inboundSidecar.js';
 import { rawExchange } from './rawExchange.js';
 
 // Found by the fuzzing suite: requests that node:http answers or queues in ways the
@@ -38,27 +38,14 @@ async function probe(url: string): Promise<string> {
   return answer.split('\r\n', 1)[0] as string;
 }
 
-async function sidecarFor(inbound: Partial<NonNullable<SidecarConfigInput['inbound']>>) {
+async function sidecarFor(inbound: TestInbound) {
   const app = await startServer((_req, res) => setTimeout(() => reply(res, 200, 'ok'), 20));
   servers.push(app);
-  const sidecar = await startSidecar(
-    {
-      service: 'frontend',
-      classes: [
-        { name: 'high', retries: 1 },
-        { name: 'low', retries: 0 },
-      ],
-      backoff: { kind: 'constant', delayMs: 0 },
-      inbound: {
-        listen: '127.0.0.1:0',
-        app: new URL(app.url).origin,
-        concurrency: 2,
-        capacity: 8,
-        ...inbound,
-      },
-    },
-    { env: {} },
-  );
+  const sidecar = await startInboundSidecar(new URL(app.url).origin, {
+    concurrency: 2,
+    capacity: 8,
+    ...inbound,
+  });
   sidecars.push(sidecar);
   return { sidecar, app, url: sidecar.inboundUrl as string };
 }
