@@ -20,7 +20,7 @@ import { AdmissionGate } from './AdmissionGate.js';
 import type { EdgeRequest } from './edgeRules.js';
 import type { RequestHandler } from './httpListener.js';
 import { BodyTooLargeError, dispatchBody, type PreparedBody, readBody } from './requestBody.js';
-import { isChunkedAlone, type RequestHead } from './requestHead.js';
+import { isChunkedAlone } from './requestHead.js';
 import { ResponseRelay, sendPlain } from './responseRelay.js';
 import type { InboundMeters, SidecarMetrics } from './sidecarMetrics.js';
 
@@ -105,13 +105,14 @@ export function createInbound(options: InboundOptions): Inbound {
   const uploadsFullText = `difftry: ${options.service} is receiving ${uploads} request bodies already`;
   const describe = (error: Error) => `difftry: application of ${options.service}: ${error.message}`;
 
-  const classify = (req: IncomingMessage, head: RequestHead, path: string): string => {
-    if (head.classValue !== undefined && peer?.(head.peerValue) !== undefined) {
-      return classes.resolve(head.classValue);
-    }
-    if (edge === undefined) return edgeDefault;
-    return classes.resolve(
-      edge({
+  /** The class the edge rules give a request (on its normalised path). */
+  const edgeClass = (
+    rules: (request: EdgeRequest) => string | undefined,
+    req: IncomingMessage,
+    path: string,
+  ): string =>
+    classes.resolve(
+      rules({
         method: req.method ?? 'GET',
         path,
         header: (name) => {
@@ -120,7 +121,6 @@ export function createInbound(options: InboundOptions): Inbound {
         },
       }),
     );
-  };
 
   const handle: RequestHandler = (req, res, head) => {
     const received = req.url ?? '/';
@@ -131,7 +131,8 @@ export function createInbound(options: InboundOptions): Inbound {
       return;
     }
     let target = received;
-    let path = received.split('?', 1)[0] as string;
+    // The path without its query, which only edge rules read (normalised first).
+    let path = '';
     let host = head.host;
     if (edge !== undefined) {
       // At the edge the path decides the class: decide on the canonical path and send the
@@ -155,7 +156,6 @@ export function createInbound(options: InboundOptions): Inbound {
         return;
       }
       target = origin.target;
-      path = target.split('?', 1)[0] as string;
       if (origin.authority !== undefined) host = origin.authority;
     }
     if (serveAdmin?.(req, res, target)) return;
@@ -164,12 +164,18 @@ export function createInbound(options: InboundOptions): Inbound {
       sendPlain(res, 501, 'difftry: only the chunked transfer coding is supported', CLOSE);
       return;
     }
-    const className = classify(req, head, path);
-    if (edge !== undefined && path.includes(';')) {
+    // A trusted peer's class header, else the edge rules, else the default class.
+    const fromPeer = head.classValue !== undefined && peer?.(head.peerValue) !== undefined;
+    const className = fromPeer
+      ? classes.resolve(head.classValue as string)
+      : edge === undefined
+        ? edgeDefault
+        : edgeClass(edge, req, path);
+    if (!fromPeer && edge !== undefined && path.includes(';')) {
       // Servlet containers drop path parameters (`/bulk;x/y` is `/bulk/y` to Tomcat), other
       // servers keep them: a class that depends on which reading the application makes is refused.
       const withoutParameters = stripPathParameters(path);
-      if (classify(req, head, withoutParameters) !== className) {
+      if (edgeClass(edge, req, withoutParameters) !== className) {
         sendPlain(
           res,
           400,

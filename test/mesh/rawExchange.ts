@@ -39,6 +39,11 @@ export function rawExchange(
   });
 }
 
+/** The status of a raw answer (`HTTP/1.1 503 …` → 503); NaN when there is none. */
+export function statusOf(answer: string): number {
+  return Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? Number.NaN);
+}
+
 /** A raw answer: its status and its body (de-chunked). */
 export interface RawAnswer {
   readonly status: number;
@@ -59,7 +64,7 @@ export async function rawGet(url: string, target: string, extraHeaders = ''): Pr
     url,
     `GET ${target} HTTP/1.1\r\nHost: frontend\r\n${extraHeaders}Connection: close\r\n\r\n`,
   );
-  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? Number.NaN);
+  const status = statusOf(received);
   const split = received.indexOf('\r\n\r\n');
   const head = split < 0 ? received : received.slice(0, split);
   const rest = split < 0 ? '' : received.slice(split + 4);

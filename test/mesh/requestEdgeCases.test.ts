@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type SidecarHandle, startSidecar } from '../../src/mesh/index.js';
 import type { SidecarConfigInput } from '../../src/spec/sidecarSchema.js';
 import { type LoopbackServer, type Responder, reply, startServer } from '../runtime/loopback.js';
-import { rawExchange } from './rawExchange.js';
+import { rawExchange, statusOf } from './rawExchange.js';
 
 // Small correctness items at the sidecar's listeners. Real sockets on
 // 127.0.0.1, port 0; requests a client library would refuse to send go as raw bytes.
@@ -40,10 +40,6 @@ async function sidecar(config: Partial<SidecarConfigInput>): Promise<SidecarHand
 
 async function inboundTo(origin: string): Promise<SidecarHandle> {
   return sidecar({ inbound: { listen: '127.0.0.1:0', app: origin, capacity: 10 } });
-}
-
-function statusOf(answer: string): number {
-  return Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? Number.NaN);
 }
 
 describe('sidecar: request edge cases', { timeout: TEST_TIMEOUT_MS }, () => {
