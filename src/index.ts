@@ -38,6 +38,14 @@ export {
   type HeaderLookup,
 } from './policy/retry/AttemptOutcome.js';
 export {
+  type CallSettings,
+  CallTracker,
+  DEADLINE_SPENT,
+  NO_TIMEOUT,
+  SUCCEEDED,
+} from './policy/retry/CallTracker.js';
+export type { RetryEventKind, RetryEventSink } from './policy/retry/RetryEvent.js';
+export {
   createRetryPolicy,
   type GiveUpReason,
   type RetryContext,

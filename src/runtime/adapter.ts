@@ -1,18 +1,14 @@
 import type { AttemptOutcome, HeaderLookup } from '../policy/retry/AttemptOutcome.js';
 import type { RetryPolicy, RetryPolicyOptions } from '../policy/retry/RetryPolicy.js';
 import type { TimeoutStrategy } from '../policy/timeout/TimeoutStrategy.js';
-import type { RetryOptions } from './retry.js';
+import type { RetryListeners } from './retryEvents.js';
 import { retryPolicy } from './retryPolicy.js';
+
+export type { RetryListeners } from './retryEvents.js';
 
 // What the HTTP adapters (`difftryFetch`, `difftryInterceptor`) share: the policy, given as the
 // policy itself or as the options to build one, the per-call settings of `retry()`, and how an
 // HTTP response becomes an attempt outcome.
-
-/** The event listeners of a call (see {@link RetryOptions}). */
-export type RetryListeners = Pick<
-  RetryOptions<unknown>,
-  'onRetry' | 'onGiveUp' | 'onSuccess' | 'onFailure'
->;
 
 /** A policy, or the options to build one (built once, when the adapter is made). */
 export type PolicySource =

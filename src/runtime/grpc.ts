@@ -14,23 +14,27 @@ import {
   type StatusObject,
 } from '@grpc/grpc-js';
 import type { AttemptOutcome } from '../policy/retry/AttemptOutcome.js';
+import { CallTracker, DEADLINE_SPENT, NO_TIMEOUT } from '../policy/retry/CallTracker.js';
+import type { RetryEventSink } from '../policy/retry/RetryEvent.js';
 import type { RetryPolicy, RetryPolicyOptions } from '../policy/retry/RetryPolicy.js';
+import type { TimeoutStrategy } from '../policy/timeout/TimeoutStrategy.js';
 import { resolvePolicy } from './adapter.js';
 import { currentContext } from './context.js';
-import { channels, type RetryEvent } from './retry.js';
+import { eventSink, type RetryListeners } from './retryEvents.js';
 
 export type { AttemptOutcome } from '../policy/retry/AttemptOutcome.js';
+export type { RetryEvent } from '../policy/retry/RetryEvent.js';
 export type {
   GiveUpReason,
   RetryDecision,
   RetryPolicy,
   RetryPolicyOptions,
 } from '../policy/retry/RetryPolicy.js';
-export type { RetryEvent } from './retry.js';
+export type { TimeoutStrategy } from '../policy/timeout/TimeoutStrategy.js';
 export { retryPolicy } from './retryPolicy.js';
 
 /** Options of {@link difftryGrpcInterceptor}. */
-export interface DifftryGrpcInterceptorOptions {
+export interface DifftryGrpcInterceptorOptions extends RetryListeners {
   /**
    * The policy, or the options to build one. Build it once and share it between clients: budgets
    * live in it. Its `retryOn.grpcCodes` default to UNAVAILABLE and RESOURCE_EXHAUSTED, its
@@ -39,18 +43,19 @@ export interface DifftryGrpcInterceptorOptions {
   readonly policy: RetryPolicy | RetryPolicyOptions;
   /**
    * Client-streaming calls keep their request messages to replay them on a retry; past this many
-   * the call is no longer retried (give-up reason `not-retryable`) and the buffer is freed.
-   * Default 64. Unary calls always buffer their one message.
+   * the call makes no more retries (give-up reason `limit`, as for an HTTP body that cannot be
+   * sent again) and the buffer is freed. Default 64. Unary calls always buffer their one message.
    */
   readonly maxBufferedMessages?: number;
   /**
-   * Event listeners, called synchronously from grpc-js's callbacks: they must not throw. `error`
-   * is never set; the event's `outcome` carries the status code.
+   * Per-try timeouts, shared by every call made through the interceptor (an adaptive strategy
+   * learns from all of them); default the class's (or the policy's) `timeoutMs`, if any. Each
+   * attempt's grpc-js deadline is its timeout, cut to the call's deadline.
    */
-  readonly onRetry?: (event: RetryEvent) => void;
-  readonly onGiveUp?: (event: RetryEvent) => void;
-  readonly onSuccess?: (event: RetryEvent) => void;
-  readonly onFailure?: (event: RetryEvent) => void;
+  readonly timeout?: TimeoutStrategy;
+  // The event listeners (`onRetry`, `onGiveUp`, `onSuccess`, `onFailure`) are called
+  // synchronously from grpc-js's callbacks and must not throw; an event's `error` is never set,
+  // its `outcome` carries the status code.
 }
 
 /**
@@ -70,8 +75,11 @@ export interface DifftryGrpcInterceptorOptions {
  *   (default retryable: UNAVAILABLE, RESOURCE_EXHAUSTED). The server's `grpc-retry-pushback-ms`
  *   trailer replaces the backoff; a negative value stops retrying at once.
  * - **Deadline**: the call's `deadline` option, else the request context's, bounds every attempt
- *   and the retries (no retry whose delay would pass it). A class's (or the policy's) `timeoutMs`
- *   is a per-try deadline; an attempt that hits it is a `timeout` outcome.
+ *   and the retries (no retry whose delay would pass it, no attempt once it is spent). The
+ *   `timeout` strategy, else a class's (or the policy's) `timeoutMs`, gives each attempt its own
+ *   deadline; an attempt whose deadline expires (DEADLINE_EXCEEDED) is a `timeout` outcome.
+ * - **Engine**: the calls run on the same {@link CallTracker} as `retry()` and the HTTP adapters,
+ *   so decisions, delays, budget accounting and events are the same for the same outcomes.
  * - **Results**: the response metadata, message and status of an attempt are held until the
  *   attempt is known to be the last, so the caller sees exactly one attempt's answer.
  * - **Events**: `onRetry`, `onGiveUp`, `onSuccess`, `onFailure` and the `difftry:*` diagnostics
@@ -99,7 +107,12 @@ export function difftryGrpcInterceptor(options: DifftryGrpcInterceptorOptions): 
       `maxBufferedMessages should be an integer ≥ 0, got ${options.maxBufferedMessages}`,
     );
   }
-  const settings: CallSettings = { ...options, policy, maxBufferedMessages };
+  const settings: CallSettings = {
+    policy,
+    maxBufferedMessages,
+    timeout: options.timeout,
+    events: eventSink(options),
+  };
   return (callOptions, nextCall) => {
     // The interceptor runs synchronously inside the client's method, in the caller's async
     // context; `start` may not, so the context is read here.
@@ -119,9 +132,11 @@ export function difftryGrpcInterceptor(options: DifftryGrpcInterceptorOptions): 
   };
 }
 
-interface CallSettings extends DifftryGrpcInterceptorOptions {
+interface CallSettings {
   readonly policy: RetryPolicy;
   readonly maxBufferedMessages: number;
+  readonly timeout: TimeoutStrategy | undefined;
+  readonly events: RetryEventSink;
 }
 
 /** What `nextCall` returns: one attempt (grpc-js does not export the interface's name). */
@@ -172,6 +187,7 @@ interface Attempt {
 }
 
 const SUCCESS: AttemptOutcome = Object.freeze({ kind: 'success' });
+const TIMEOUT: AttemptOutcome = Object.freeze({ kind: 'timeout' });
 
 /**
  * One logical call made of attempts, each a fresh `nextCall(options)`. It stands below grpc-js's
@@ -179,22 +195,18 @@ const SUCCESS: AttemptOutcome = Object.freeze({ kind: 'success' });
  */
 class RetryingCall implements InterceptingCallInterface {
   private readonly policy: RetryPolicy;
-  private readonly deadlineMs: number | undefined;
+  private readonly tracker: CallTracker;
   private listener: Partial<InterceptingListener> = {};
   private metadata: Metadata | undefined;
-  private className = '';
   private readonly messages: BufferedMessage[] = [];
   /** True once the buffer overflowed: the call goes on, but is not retried any more. */
   private committed = false;
   private halfClosed = false;
   private finished = false;
-  /** True between the budget's `requestStarted` and `requestFinished`. */
-  private counted = false;
   private attempt: Attempt | undefined;
   private lastAttempt: Attempt | undefined;
-  private attemptIndex = 0;
-  private attemptDeadlineMs: number | undefined;
-  private previousDelayMs: number | undefined;
+  /** Whether the current attempt runs under a deadline this interceptor set. */
+  private attemptHasDeadline = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private cancelled: { readonly code: grpcStatus; readonly details: string } | undefined;
 
@@ -203,23 +215,32 @@ class RetryingCall implements InterceptingCallInterface {
     private readonly callOptions: InterceptorOptions,
     private readonly nextCall: NextCall,
     private readonly contextClass: string | undefined,
-    contextDeadlineMs: number | undefined,
+    private readonly contextDeadlineMs: number | undefined,
   ) {
     this.policy = settings.policy;
-    this.deadlineMs = deadlineOf(callOptions) ?? contextDeadlineMs;
+    this.tracker = new CallTracker();
   }
 
   start(metadata: Metadata, listener?: Partial<InterceptingListener>): void {
     this.listener = listener ?? {};
-    this.className = classOf(this.policy, metadata, this.contextClass);
+    const className = classOf(this.policy, metadata, this.contextClass);
     this.metadata = metadata.clone();
-    this.metadata.set(this.policy.header, this.className);
+    this.metadata.set(this.policy.header, className);
     if (this.cancelled) {
       this.finish({ ...this.cancelled, metadata: new Metadata() }, undefined);
       return;
     }
-    this.counted = true;
-    this.policy.budget?.requestStarted(this.className, this.policy.clock());
+    // grpc-js deadlines are wall-clock times; the tracker's are on the policy's clock.
+    const wallDeadlineMs = deadlineOf(this.callOptions);
+    const { settings, policy } = this;
+    this.tracker.begin(policy, className, {
+      deadlineMs:
+        wallDeadlineMs === undefined
+          ? this.contextDeadlineMs
+          : wallDeadlineMs - Date.now() + policy.clock(),
+      timeout: settings.timeout,
+      events: settings.events,
+    });
     this.startAttempt();
   }
 
@@ -231,7 +252,10 @@ class RetryingCall implements InterceptingCallInterface {
     const limit = this.callOptions.method_definition.requestStream
       ? this.settings.maxBufferedMessages
       : 1;
-    if (!this.committed && this.messages.length >= limit) this.committed = true;
+    if (!this.committed && this.messages.length >= limit) {
+      this.committed = true;
+      this.tracker.stopRetrying();
+    }
     // Every message goes through the buffer: grpc-js calls take one write at a time, and between
     // attempts a message waits there for the next one. Once committed, `pump` drops what is sent.
     this.messages.push({ message, flags: context.flags, callback: context.callback ?? null });
@@ -308,15 +332,23 @@ class RetryingCall implements InterceptingCallInterface {
   }
 
   private startAttempt(): void {
-    const timeoutMs = this.policy.timeoutMs(this.className);
-    const perTryDeadlineMs = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
-    this.attemptDeadlineMs =
-      perTryDeadlineMs === undefined
-        ? this.deadlineMs
-        : Math.min(perTryDeadlineMs, this.deadlineMs ?? Number.POSITIVE_INFINITY);
+    const timeoutMs = this.tracker.startAttempt();
+    if (timeoutMs === DEADLINE_SPENT) {
+      // Spent before this attempt: nothing is sent; the call ends as grpc-js ends a late one.
+      this.finish(
+        {
+          code: grpcStatus.DEADLINE_EXCEEDED,
+          details: 'Deadline exceeded',
+          metadata: new Metadata(),
+        },
+        this.lastAttempt,
+      );
+      return;
+    }
+    this.attemptHasDeadline = timeoutMs !== NO_TIMEOUT;
     const call = this.nextCall({
       ...this.callOptions,
-      deadline: this.attemptDeadlineMs ?? this.callOptions.deadline,
+      deadline: this.attemptHasDeadline ? Date.now() + timeoutMs : this.callOptions.deadline,
     });
     const attempt: Attempt = {
       call,
@@ -351,48 +383,11 @@ class RetryingCall implements InterceptingCallInterface {
       this.finish(status, attempt);
       return;
     }
-    const { policy, className } = this;
-    const clock = policy.clock;
-    const budget = policy.budget;
-    const attempts = this.attemptIndex + 1;
-    const outcome = this.outcomeOf(status);
-    if (this.attemptIndex > 0) budget?.retryFinished(className, clock());
-    if (outcome.kind === 'success') {
-      budget?.attemptSucceeded(className, clock());
-      this.emit(channels.success, this.settings.onSuccess, { className, attempts, outcome });
-      this.finish(status, attempt);
-      return;
-    }
-    if (policy.isRetryable(outcome)) budget?.attemptFailed(className, clock());
-    this.emit(channels.failure, this.settings.onFailure, { className, attempts, outcome });
-    const decision = this.committed
-      ? ({ retry: false, reason: 'not-retryable' } as const)
-      : policy.decide({
-          className,
-          retries: this.attemptIndex,
-          outcome,
-          deadlineMs:
-            this.deadlineMs === undefined ? undefined : this.deadlineMs - Date.now() + clock(),
-          previousDelayMs: this.previousDelayMs,
-        });
+    const decision = this.tracker.attemptEnded(this.outcomeOf(status));
     if (!decision.retry) {
-      this.emit(channels.giveUp, this.settings.onGiveUp, {
-        className,
-        attempts,
-        outcome,
-        reason: decision.reason,
-      });
       this.finish(status, attempt);
       return;
     }
-    this.emit(channels.retry, this.settings.onRetry, {
-      className,
-      attempts,
-      outcome,
-      delayMs: decision.delayMs,
-    });
-    this.previousDelayMs = decision.delayMs;
-    this.attemptIndex++;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.startAttempt();
@@ -402,12 +397,8 @@ class RetryingCall implements InterceptingCallInterface {
   /** An attempt's status in the policy's terms. */
   private outcomeOf(status: StatusObject): AttemptOutcome {
     if (status.code === grpcStatus.OK) return SUCCESS;
-    if (
-      status.code === grpcStatus.DEADLINE_EXCEEDED &&
-      this.attemptDeadlineMs !== undefined &&
-      this.attemptDeadlineMs !== this.deadlineMs
-    ) {
-      return { kind: 'timeout' }; // the per-try deadline, not the call's, expired
+    if (status.code === grpcStatus.DEADLINE_EXCEEDED && this.attemptHasDeadline) {
+      return TIMEOUT; // the attempt's deadline expired: its timeout, or the call's rest
     }
     const trailers = status.metadata;
     return {
@@ -423,18 +414,10 @@ class RetryingCall implements InterceptingCallInterface {
     this.finished = true;
     // Release a caller still waiting to write; the status tells it how the call ended.
     for (const entry of this.messages.splice(0)) entry.callback?.();
-    if (this.counted) this.policy.budget?.requestFinished(this.className, this.policy.clock());
+    // A call cancelled mid-attempt or mid-wait ends with no event; its budget hears it ended.
+    this.tracker.abandon();
     if (answer?.metadata) this.listener.onReceiveMetadata?.(answer.metadata);
     if (answer?.message) this.listener.onReceiveMessage?.(answer.message.value);
     this.listener.onReceiveStatus?.(status);
-  }
-
-  private emit(
-    diagnostics: (typeof channels)[keyof typeof channels],
-    listener: ((event: RetryEvent) => void) | undefined,
-    event: RetryEvent,
-  ): void {
-    listener?.(event);
-    if (diagnostics.hasSubscribers) diagnostics.publish(event);
   }
 }

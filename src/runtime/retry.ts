@@ -1,16 +1,15 @@
-import { channel } from 'node:diagnostics_channel';
 import type { AttemptOutcome } from '../policy/retry/AttemptOutcome.js';
-import type {
-  GiveUpReason,
-  RetryDecision,
-  RetryPolicy,
-  RetryPolicyOptions,
-} from '../policy/retry/RetryPolicy.js';
-import { fixedTimeout, type TimeoutStrategy } from '../policy/timeout/TimeoutStrategy.js';
+import { CallTracker, DEADLINE_SPENT, NO_TIMEOUT } from '../policy/retry/CallTracker.js';
+import type { RetryPolicy, RetryPolicyOptions } from '../policy/retry/RetryPolicy.js';
+import type { TimeoutStrategy } from '../policy/timeout/TimeoutStrategy.js';
 import { Cancellation } from './Cancellation.js';
 import { currentContext, runWithContext } from './context.js';
 import { AttemptTimeoutError, errorCode } from './errors.js';
+import { eventSink, type RetryListeners } from './retryEvents.js';
 import { retryPolicy } from './retryPolicy.js';
+
+export type { RetryEvent } from '../policy/retry/RetryEvent.js';
+export { channels } from './retryEvents.js';
 
 /** What an attempt knows about itself. */
 export interface AttemptInfo {
@@ -25,25 +24,8 @@ export interface AttemptInfo {
   readonly timeoutMs?: number;
 }
 
-/** An event of a call: a retry, a give-up, a success, or a failed attempt. */
-export interface RetryEvent {
-  readonly className: string;
-  /**
-   * Attempts made so far, including the one this event is about (a give-up on a deadline spent
-   * before an attempt counts only those sent: 0 for a call whose deadline was spent on arrival).
-   */
-  readonly attempts: number;
-  readonly outcome: AttemptOutcome;
-  /** The retry's delay (onRetry), ms. */
-  readonly delayMs?: number;
-  /** Why the call stopped (onGiveUp). */
-  readonly reason?: GiveUpReason;
-  /** What an attempt threw, if it threw. */
-  readonly error?: unknown;
-}
-
 /** Options of {@link retry}. */
-export interface RetryOptions<T> {
+export interface RetryOptions<T> extends RetryListeners {
   /** The policy, or the options to build one. Build it once and share it: budgets live in it. */
   readonly policy: RetryPolicy | RetryPolicyOptions;
   /** The request's class; default the current request context's, else the policy's default. */
@@ -68,23 +50,7 @@ export interface RetryOptions<T> {
   readonly classify?: (result: T) => AttemptOutcome;
   /** Drops a value that is about to be retried (e.g. cancels a response body). */
   readonly discard?: (result: T) => void | Promise<void>;
-  readonly onRetry?: (event: RetryEvent) => void;
-  readonly onGiveUp?: (event: RetryEvent) => void;
-  readonly onSuccess?: (event: RetryEvent) => void;
-  readonly onFailure?: (event: RetryEvent) => void;
 }
-
-/**
- * `node:diagnostics_channel` channels on which every call publishes its retries, give-ups,
- * successes and failed attempts (a {@link RetryEvent}); publishing costs nothing without
- * subscribers.
- */
-export const channels = Object.freeze({
-  retry: channel('difftry:retry'),
-  giveUp: channel('difftry:giveup'),
-  success: channel('difftry:success'),
-  failure: channel('difftry:failure'),
-});
 
 const SUCCESS: AttemptOutcome = Object.freeze({ kind: 'success' });
 
@@ -137,52 +103,39 @@ export async function executeRetry<T>(
 ): Promise<T> {
   const inContext = settings?.context ?? true;
   const policy = 'decide' in options.policy ? options.policy : retryPolicy(options.policy);
-  const clock = policy.clock;
   const context = currentContext();
-  const className = policy.classify(options.className ?? context?.className);
   const deadlineMs =
-    options.deadlineMs !== undefined ? clock() + options.deadlineMs : context?.deadlineMs;
-  const classTimeout = policy.timeoutMs(className);
-  const timeout =
-    options.timeout ?? (classTimeout === undefined ? undefined : fixedTimeout(classTimeout));
-  const { classify, onRetry, onGiveUp, onSuccess, onFailure } = options;
-  const retryLimit = options.retryLimit ?? Number.POSITIVE_INFINITY;
-  if (!(retryLimit >= 0 && (Number.isInteger(retryLimit) || retryLimit === Infinity))) {
-    throw new RangeError(`retryLimit should be an integer ≥ 0, got ${options.retryLimit}`);
-  }
-  const budget = policy.budget;
+    options.deadlineMs !== undefined ? policy.clock() + options.deadlineMs : context?.deadlineMs;
+  const tracker = new CallTracker();
   call.throwIfAborted();
-  budget?.requestStarted(className, clock());
-  let previousDelayMs: number | undefined;
+  tracker.begin(policy, policy.classify(options.className ?? context?.className), {
+    method: options.method,
+    deadlineMs,
+    retryLimit: options.retryLimit,
+    timeout: options.timeout,
+    events: eventSink(options),
+  });
+  const { className } = tracker;
+  const { classify } = options;
   try {
-    for (let attempt = 0; ; attempt++) {
-      const chosenMs = timeout?.next(attempt);
-      // The deadline bounds every attempt, with or without a per-try timeout.
-      const leftMs = deadlineMs === undefined ? undefined : Math.max(0, deadlineMs - clock());
-      const cutByDeadline = leftMs !== undefined && (chosenMs === undefined || leftMs < chosenMs);
-      const timeoutMs = cutByDeadline ? leftMs : chosenMs;
-      if (cutByDeadline && leftMs <= 0) {
-        // The deadline is spent before this attempt: it is never sent, so it is no attempt (no
-        // onFailure, nothing observed); the call gives up on the deadline at once.
-        if (attempt > 0) budget?.retryFinished(className, clock());
-        const error = new AttemptTimeoutError(0);
-        if (onGiveUp || channels.giveUp.hasSubscribers) {
-          emit(channels.giveUp, onGiveUp, {
-            className,
-            attempts: attempt,
-            outcome: { kind: 'timeout' },
-            reason: 'deadline',
-            error,
-          });
-        }
-        throw error;
-      }
-      const started = timeout ? clock() : 0;
+    for (;;) {
+      const attempt = tracker.attempts;
+      const timeoutMs = tracker.startAttempt();
+      // The deadline is spent before this attempt: it is never sent, and the call has given up.
+      if (timeoutMs === DEADLINE_SPENT) throw new AttemptTimeoutError(0);
       let outcome: AttemptOutcome;
       let value: T | undefined;
       let thrown: { error: unknown } | undefined;
       try {
-        value = await runAttempt(fn, attempt, className, deadlineMs, timeoutMs, call, inContext);
+        value = await runAttempt(
+          fn,
+          attempt,
+          className,
+          deadlineMs,
+          timeoutMs === NO_TIMEOUT ? undefined : timeoutMs,
+          call,
+          inContext,
+        );
         outcome = classify ? classify(value) : SUCCESS;
       } catch (error) {
         if (call.aborted) throw call.reason;
@@ -191,115 +144,19 @@ export async function executeRetry<T>(
           error instanceof AttemptTimeoutError
             ? { kind: 'timeout' }
             : { kind: 'error', code: errorCode(error) };
-      } finally {
-        // Every admitted retry is given back, however its attempt ended (an abort included), so
-        // a concurrency budget's count of active retries comes down.
-        if (attempt > 0) budget?.retryFinished(className, clock());
       }
-      // A timeout the deadline imposed says nothing about the timeout the strategy chose.
-      if (timeout && !(cutByDeadline && outcome.kind === 'timeout')) {
-        timeout.observe(
-          outcome.kind === 'success'
-            ? 'success'
-            : outcome.kind === 'timeout'
-              ? 'timeout'
-              : 'failure',
-          clock() - started,
-        );
-      }
-      if (outcome.kind === 'success') {
-        budget?.attemptSucceeded(className, clock());
-        if (onSuccess || channels.success.hasSubscribers) {
-          emit(channels.success, onSuccess, { className, attempts: attempt + 1, outcome });
-        }
-        return value as T;
-      }
-      if (policy.isRetryable(outcome)) budget?.attemptFailed(className, clock());
-      if (onFailure || channels.failure.hasSubscribers) {
-        emit(channels.failure, onFailure, {
-          className,
-          attempts: attempt + 1,
-          outcome,
-          error: thrown?.error,
-        });
-      }
-      const decision: RetryDecision =
-        attempt >= retryLimit && policy.isRetryable(outcome)
-          ? callLimitDecision(policy, className, outcome, options.method)
-          : policy.decide({
-              className,
-              retries: attempt,
-              outcome,
-              method: options.method,
-              deadlineMs,
-              previousDelayMs,
-            });
+      const decision = tracker.attemptEnded(outcome, thrown?.error);
       if (!decision.retry) {
-        if (onGiveUp || channels.giveUp.hasSubscribers) {
-          emit(channels.giveUp, onGiveUp, {
-            className,
-            attempts: attempt + 1,
-            outcome,
-            reason: decision.reason,
-            error: thrown?.error,
-          });
-        }
         if (thrown) throw thrown.error;
         return value as T;
       }
-      if (onRetry || channels.retry.hasSubscribers) {
-        emit(channels.retry, onRetry, {
-          className,
-          attempts: attempt + 1,
-          outcome,
-          delayMs: decision.delayMs,
-        });
-      }
-      // The server's wait is not the backoff's: decorrelated jitter grows from the last backoff.
-      if (!decision.fromServer) previousDelayMs = decision.delayMs;
-      try {
-        if (!thrown && options.discard) await options.discard(value as T);
-        await sleep(decision.delayMs, call);
-      } catch (error) {
-        // The admitted retry will never run: give it back before leaving.
-        budget?.retryFinished(className, clock());
-        throw error;
-      }
+      if (!thrown && options.discard) await options.discard(value as T);
+      await sleep(decision.delayMs, call);
     }
   } finally {
-    budget?.requestFinished(className, clock());
+    // An abort (or a throwing `discard`) leaves the call open: its retry goes back to the budget.
+    tracker.abandon();
   }
-}
-
-/**
- * Why a call stops at its own `retryLimit` (a body that cannot be sent again): the policy is asked
- * as if the class's limit were used up, so a method it never retries still gives up as
- * `non-idempotent` (the reason the call would have stopped anyway), and anything else stops at
- * `limit` before the policy reaches pushback, the deadline or the budget (which would count a
- * retry never made).
- */
-function callLimitDecision(
-  policy: RetryPolicy,
-  className: string,
-  outcome: AttemptOutcome,
-  method: string | undefined,
-): RetryDecision {
-  const spent = policy.decide({
-    className,
-    retries: Number.POSITIVE_INFINITY,
-    outcome,
-    ...(method !== undefined && { method }),
-  });
-  return spent.retry ? { retry: false, reason: 'limit' } : spent;
-}
-
-function emit(
-  diagnostics: ReturnType<typeof channel>,
-  listener: ((event: RetryEvent) => void) | undefined,
-  event: RetryEvent,
-): void {
-  listener?.(event);
-  if (diagnostics.hasSubscribers) diagnostics.publish(event);
 }
 
 /**

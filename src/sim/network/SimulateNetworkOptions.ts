@@ -2,6 +2,7 @@ import type { BackoffDescription } from '../../model/backoff/BackoffDescription.
 import type { ServiceTimeDistribution } from '../../model/distributions/ServiceTimeDistribution.js';
 import type { RandomSource } from '../../model/random.js';
 import type { Clock } from '../../policy/Clock.js';
+import type { RetryEventSink } from '../../policy/retry/RetryEvent.js';
 import type { RetryPolicy, RetryPolicyOptions } from '../../policy/retry/RetryPolicy.js';
 import type { TimeoutStrategy } from '../../policy/timeout/TimeoutStrategy.js';
 import type { LoadSchedule } from './LoadSchedule.js';
@@ -39,6 +40,13 @@ export interface SimulateNetworkOptions {
    * the server goes on with the abandoned work, which holds its place in the queue.
    */
   readonly timeouts?: (serviceIndex: number) => TimeoutStrategy | undefined;
+  /**
+   * Where the retry events of the clients calling service `serviceIndex` go, or undefined for
+   * nowhere (the default): each failed attempt, retry, give-up and success, as `retry()` reports
+   * them (times on the virtual clock). A trace of every decision, for tests and close study; a
+   * sink costs time on every attempt.
+   */
+  readonly retryEvents?: (serviceIndex: number) => RetryEventSink | undefined;
   /** Called now and then with the fraction of the run's virtual time done (0 to 1). */
   readonly onProgress?: (fraction: number) => void;
   /** Service-time law per service (seconds); default exponential with mean 1/capacity. */

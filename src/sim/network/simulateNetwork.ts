@@ -7,16 +7,12 @@ import type { ServiceTimeDistribution } from '../../model/distributions/ServiceT
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
 import { ROUTE_SUM_TOLERANCE } from '../../model/network/routeSumTolerance.js';
 import { type RandomSource, seededRandom } from '../../model/random.js';
-import type { RetryBudget } from '../../policy/budget/RetryBudget.js';
 import type { Clock } from '../../policy/Clock.js';
 import type { ClassOptions } from '../../policy/classes/ClassTable.js';
 import type { AttemptOutcome } from '../../policy/retry/AttemptOutcome.js';
+import { type CallSettings, CallTracker, NO_TIMEOUT } from '../../policy/retry/CallTracker.js';
 import { createRetryPolicy, type RetryPolicy } from '../../policy/retry/RetryPolicy.js';
-import {
-  fixedTimeout,
-  type TimeoutObservation,
-  type TimeoutStrategy,
-} from '../../policy/timeout/TimeoutStrategy.js';
+import { fixedTimeout } from '../../policy/timeout/TimeoutStrategy.js';
 import { grown } from '../engine/grown.js';
 import { IntFifo } from '../engine/IntFifo.js';
 import { Simulation } from '../engine/Simulation.js';
@@ -51,6 +47,8 @@ export type { NetworkPolicyOptions, SimulateNetworkOptions } from './SimulateNet
 const REJECTED: AttemptOutcome = Object.freeze({ kind: 'status', status: 503 });
 /** An attempt its client abandoned at its per-try timeout. */
 const TIMED_OUT: AttemptOutcome = Object.freeze({ kind: 'timeout' });
+/** An attempt served (and, in call-graph mode, whose calls all succeeded). */
+const SERVED: AttemptOutcome = Object.freeze({ kind: 'success' });
 /** Timer payloads carry a request id below this bound and the attempt's serial above it. */
 const ID_SPAN = 2 ** 22;
 
@@ -120,9 +118,6 @@ class NetworkRun {
 
   // Per service.
   private readonly policies: readonly RetryPolicy[];
-  /** The budget of each hop's policy (its `budget` property), undefined when it has none. */
-  private readonly budgets: readonly (RetryBudget | undefined)[];
-  private readonly hasBudget: boolean;
   private readonly strategy: NetworkStrategy;
   private readonly serviceTimes: readonly ServiceTimeDistribution[];
   private readonly queueLimit: Float64Array;
@@ -137,8 +132,6 @@ class NetworkRun {
 
   // Per class.
   private readonly classNames: readonly string[];
-  /** Per class: the "previous delay" of a first retry (decorrelated jitter's base), NaN if none. */
-  private readonly firstPreviousDelayMs: Float64Array;
   private readonly originals: Float64Array;
   private readonly completed: Float64Array;
   private readonly rejected: Float64Array;
@@ -156,9 +149,11 @@ class NetworkRun {
   private readonly attemptRejectionCount: Float64Array;
   private readonly hopRejectionCount: Float64Array;
   private readonly timeoutCount: Float64Array;
-  /** Per cell: the per-try timeout strategy of the hop's clients for the class, if any. */
-  private readonly cellTimeouts: readonly (TimeoutStrategy | undefined)[];
-  private readonly hasTimeouts: boolean;
+  /**
+   * Per cell: how the hop's clients run a call of the class (its per-try timeout strategy, if
+   * any, and where its events go), handed to the request's {@link CallTracker}.
+   */
+  private readonly cellCalls: readonly CallSettings[];
   private readonly timeoutKind: number;
   /** Attempts of measured requests at hops other than their entry (internal calls). */
   private internalAttempts = 0;
@@ -173,8 +168,11 @@ class NetworkRun {
   // Per request.
   private requestClass = new Int32Array(256);
   private requestService = new Int32Array(256);
-  private retriesUsed = new Int32Array(256);
-  private previousDelayMs = new Float64Array(256);
+  /**
+   * Per request slot: the call at its current hop, driven by the same engine as `retry()` (class
+   * limits, backoff, budget, per-try timeouts, events). Made on a slot's first use, then reused.
+   */
+  private trackers: CallTracker[] = [];
   private measured = new Uint8Array(256);
   /** Virtual time of the external arrival (roots only), seconds. */
   private arrivalTime = new Float64Array(256);
@@ -191,10 +189,9 @@ class NetworkRun {
   /** Per request: 1 once it has left its entry hop (its attempts are internal calls). */
   private internal = new Uint8Array(256);
   // Per-try timeouts: the serial of the slot's current attempt (never reset, so a stale timer
-  // cannot match a reused slot), when the attempt started (s), and whether the slot is an
-  // abandoned attempt still in a queue or waiting for its calls.
+  // cannot match a reused slot), and whether the slot is an abandoned attempt still in a queue or
+  // waiting for its calls.
   private serial = new Int32Array(256);
-  private attemptStart = new Float64Array(256);
   private orphan = new Uint8Array(256);
   private freeCount = 0;
   private idsInUse = 0;
@@ -253,10 +250,6 @@ class NetworkRun {
       );
     }
     const backoffs = network.classes.map((_c, p) => options.classBackoffs?.[p] ?? backoff);
-    // Decorrelated jitter grows from the previous delay; the first retry starts from the base.
-    this.firstPreviousDelayMs = new Float64Array(
-      backoffs.map((b) => (b.kind === 'exponential' ? b.baseMs : Number.NaN)),
-    );
 
     if (options.serviceTimes !== undefined && options.serviceTimes.length !== serviceCount) {
       throw new RangeError(
@@ -306,18 +299,18 @@ class NetworkRun {
         ...(budget === undefined ? {} : { budget }),
       });
     });
-    this.budgets = this.policies.map((policy) => policy.budget);
-    this.hasBudget = this.budgets.some((budget) => budget !== undefined);
-    const cellTimeouts: (TimeoutStrategy | undefined)[] = [];
+    const cellCalls: CallSettings[] = [];
     this.policies.forEach((policy, i) => {
       const hop = options.timeouts?.(i);
+      const events = options.retryEvents?.(i);
       for (const name of this.classNames) {
+        // Resolved once per cell (the tracker would look the class's `timeoutMs` up per call).
         const classMs = policy.timeoutMs(name);
-        cellTimeouts.push(hop ?? (classMs === undefined ? undefined : fixedTimeout(classMs)));
+        const timeout = hop ?? (classMs === undefined ? null : fixedTimeout(classMs));
+        cellCalls.push(Object.freeze({ timeout, ...(events !== undefined && { events }) }));
       }
     });
-    this.cellTimeouts = cellTimeouts;
-    this.hasTimeouts = cellTimeouts.some((t) => t !== undefined);
+    this.cellCalls = cellCalls;
 
     const cells = serviceCount * classCount;
     this.meanInterarrival = new Float64Array(cells);
@@ -430,19 +423,20 @@ class NetworkRun {
    */
   private enter(id: number, service: number, internal: number): void {
     this.requestService[id] = service;
-    this.retriesUsed[id] = 0;
     this.internal[id] = internal;
-    const first = this.firstPreviousDelayMs[this.requestClass[id]] as number;
-    this.previousDelayMs[id] = Number.isNaN(first) ? 0 : first;
-    if (this.measured[id] === 1)
-      this.arrivedCount[service * this.classCount + this.requestClass[id]]++;
-    this.tally?.entered(service * this.classCount + this.requestClass[id], internal);
-    if (this.hasBudget) {
-      this.budgets[service]?.requestStarted(
-        this.classNames[this.requestClass[id]] as string,
-        this.nowMs(),
-      );
+    const cell = service * this.classCount + this.requestClass[id];
+    if (this.measured[id] === 1) this.arrivedCount[cell]++;
+    this.tally?.entered(cell, internal);
+    let tracker = this.trackers[id];
+    if (tracker === undefined) {
+      tracker = new CallTracker();
+      this.trackers[id] = tracker;
     }
+    tracker.begin(
+      this.policies[service] as RetryPolicy,
+      this.classNames[this.requestClass[id]] as string,
+      this.cellCalls[cell],
+    );
     this.attempt(id);
   }
 
@@ -457,11 +451,12 @@ class NetworkRun {
       if (this.internal[id] === 1) this.internalAttempts++;
     }
     this.tally?.attempted(cell);
-    if (this.hasTimeouts) this.startTimer(id, cell);
+    const timeoutMs = (this.trackers[id] as CallTracker).startAttempt();
+    if (timeoutMs !== NO_TIMEOUT) this.startTimer(id, timeoutMs);
     if (this.inSystem[service] >= this.queueLimit[service]) {
       if (measured) this.attemptRejectionCount[cell]++;
       this.tally?.attemptRejected(cell);
-      if (this.hasTimeouts) this.endAttempt(id, cell, 'failure');
+      this.serial[id]++; // the attempt's timer, if any, is void
       this.attemptFailed(id, REJECTED);
       return;
     }
@@ -470,26 +465,17 @@ class NetworkRun {
     if (++this.inSystem[service] === 1) this.startService(service);
   }
 
-  /** Asks the cell's timeout strategy for the attempt's timeout and sets its timer. */
-  private startTimer(id: number, cell: number): void {
-    const strategy = this.cellTimeouts[cell];
-    if (strategy === undefined) return;
-    const timeoutMs = strategy.next(this.retriesUsed[id]);
+  /** Sets the timer of request `id`'s attempt, `timeoutMs` from now. */
+  private startTimer(id: number, timeoutMs: number): void {
     if (!(timeoutMs >= 0)) {
       throw new RangeError(`a timeout strategy returned ${timeoutMs} ms; expected a number ≥ 0`);
     }
     const serial = ++this.serial[id];
-    const now = this.simulation.now;
-    this.attemptStart[id] = now;
-    this.simulation.schedule(now + timeoutMs / 1000, this.timeoutKind, serial * ID_SPAN + id);
-  }
-
-  /** The current attempt of `id` ended before its timeout: its timer is void, its time observed. */
-  private endAttempt(id: number, cell: number, outcome: TimeoutObservation): void {
-    const strategy = this.cellTimeouts[cell];
-    if (strategy === undefined) return;
-    this.serial[id]++;
-    strategy.observe(outcome, (this.simulation.now - this.attemptStart[id]) * 1000);
+    this.simulation.schedule(
+      this.simulation.now + timeoutMs / 1000,
+      this.timeoutKind,
+      serial * ID_SPAN + id,
+    );
   }
 
   /**
@@ -504,17 +490,16 @@ class NetworkRun {
     const classIndex = this.requestClass[id];
     const cell = this.requestService[id] * this.classCount + classIndex;
     this.serial[id]++;
-    (this.cellTimeouts[cell] as TimeoutStrategy).observe(
-      'timeout',
-      (this.simulation.now - this.attemptStart[id]) * 1000,
-    );
     if (this.measured[id] === 1) this.timeoutCount[cell]++;
     this.tally?.timedOut(cell);
     const fresh = this.allocate();
     this.requestClass[fresh] = classIndex;
     this.requestService[fresh] = this.requestService[id];
-    this.retriesUsed[fresh] = this.retriesUsed[id];
-    this.previousDelayMs[fresh] = this.previousDelayMs[id];
+    // The call moves with the request; the orphan keeps the fresh slot's idle tracker.
+    const idle = this.trackers[fresh];
+    this.trackers[fresh] = this.trackers[id] as CallTracker;
+    if (idle === undefined) delete this.trackers[id];
+    else this.trackers[id] = idle;
     this.measured[fresh] = this.measured[id];
     this.arrivalTime[fresh] = this.arrivalTime[id];
     this.parent[fresh] = this.parent[id];
@@ -529,42 +514,22 @@ class NetworkRun {
    */
   private attemptFailed(id: number, outcome: AttemptOutcome): void {
     const simulation = this.simulation;
-    const service = this.requestService[id];
-    const classIndex = this.requestClass[id];
-    const cell = service * this.classCount + classIndex;
+    const cell = this.requestService[id] * this.classCount + this.requestClass[id];
     const measured = this.measured[id] === 1;
-    const used = this.retriesUsed[id];
-    const budget = this.budgets[service];
-    const className = this.classNames[classIndex] as string;
-    if (budget !== undefined) {
-      if (used > 0) budget.retryFinished(className, this.nowMs());
-      budget.attemptFailed(className, this.nowMs());
-    }
-    const decision = (this.policies[service] as RetryPolicy).decide({
-      className,
-      retries: used,
-      outcome,
-      previousDelayMs:
-        used === 0 && Number.isNaN(this.firstPreviousDelayMs[classIndex] as number)
-          ? undefined
-          : this.previousDelayMs[id],
-    });
+    const decision = (this.trackers[id] as CallTracker).attemptEnded(outcome);
     if (decision.retry) {
-      this.retriesUsed[id] = used + 1;
-      this.previousDelayMs[id] = decision.delayMs;
       simulation.schedule(simulation.now + decision.delayMs / 1000, this.attemptKind, id);
       return;
     }
     if (measured) this.hopRejectionCount[cell]++;
     this.tally?.hopFailed(cell);
-    budget?.requestFinished(className, this.nowMs());
     const caller = this.parent[id];
     if (caller >= 0) {
       this.release(id);
       this.callReturned(caller, false);
       return;
     }
-    if (measured) this.rejected[classIndex]++;
+    if (measured) this.rejected[this.requestClass[id]]++;
     this.finish(id, false);
   }
 
@@ -595,8 +560,7 @@ class NetworkRun {
       return;
     }
     if (this.measured[id] === 1) this.passedCount[cell]++;
-    if (this.hasTimeouts) this.endAttempt(id, cell, 'success');
-    this.hopSucceeded(id, service, classIndex);
+    this.hopSucceeded(id, cell);
     const end = this.routeEnd[cell];
     let index = this.routeStart[cell];
     if (index < end) {
@@ -613,18 +577,13 @@ class NetworkRun {
   }
 
   /**
-   * The current attempt of `id` at `service` succeeded: the window tally and the hop's budget
-   * hear of it.
+   * The current attempt of `id` succeeded: its timer is void, and its call (the hop's budget,
+   * timeout strategy and events) and the window tally hear of it.
    */
-  private hopSucceeded(id: number, service: number, classIndex: number): void {
-    this.tally?.hopSucceeded(service * this.classCount + classIndex);
-    const budget = this.budgets[service];
-    if (budget === undefined) return;
-    const className = this.classNames[classIndex] as string;
-    const now = this.nowMs();
-    if (this.retriesUsed[id] > 0) budget.retryFinished(className, now);
-    budget.attemptSucceeded(className, now);
-    budget.requestFinished(className, now);
+  private hopSucceeded(id: number, cell: number): void {
+    this.serial[id]++;
+    (this.trackers[id] as CallTracker).attemptEnded(SERVED);
+    this.tally?.hopSucceeded(cell);
   }
 
   /** Measured external request `id` of `classIndex` completed end to end now. */
@@ -633,10 +592,6 @@ class NetworkRun {
     const seconds = this.simulation.now - this.arrivalTime[id];
     this.latencySum[classIndex] += seconds;
     this.latency[classIndex]?.recordValue(Math.round(seconds * MICROSECONDS_PER_SECOND));
-  }
-
-  private nowMs(): number {
-    return this.simulation.now * 1000;
   }
 
   /**
@@ -730,13 +685,7 @@ class NetworkRun {
 
   /** Call-graph mode: a call of `id`'s attempt failed, so the attempt failed. */
   private callsFailed(id: number): void {
-    if (this.hasTimeouts) {
-      this.endAttempt(
-        id,
-        this.requestService[id] * this.classCount + this.requestClass[id],
-        'failure',
-      );
-    }
+    this.serial[id]++; // the attempt's timer, if any, is void
     this.attemptFailed(id, REJECTED);
   }
 
@@ -745,8 +694,7 @@ class NetworkRun {
     const classIndex = this.requestClass[id];
     const cell = this.requestService[id] * this.classCount + classIndex;
     if (this.measured[id] === 1) this.passedCount[cell]++;
-    if (this.hasTimeouts) this.endAttempt(id, cell, 'success');
-    this.hopSucceeded(id, this.requestService[id], classIndex);
+    this.hopSucceeded(id, cell);
     const caller = this.parent[id];
     if (caller >= 0) {
       this.release(id);
@@ -793,8 +741,6 @@ class NetworkRun {
     const size = this.measured.length * 2;
     this.requestClass = grown(this.requestClass, size);
     this.requestService = grown(this.requestService, size);
-    this.retriesUsed = grown(this.retriesUsed, size);
-    this.previousDelayMs = grown(this.previousDelayMs, size);
     this.arrivalTime = grown(this.arrivalTime, size);
     this.measured = grown(this.measured, size);
     this.freeIds = grown(this.freeIds, size);
@@ -806,7 +752,6 @@ class NetworkRun {
     this.inBranch = grown(this.inBranch, size);
     this.internal = grown(this.internal, size);
     this.serial = grown(this.serial, size);
-    this.attemptStart = grown(this.attemptStart, size);
     this.orphan = grown(this.orphan, size);
   }
 
