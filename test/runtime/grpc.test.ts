@@ -331,6 +331,42 @@ describe('difftryGrpcInterceptor, unary calls', () => {
     });
   });
 
+  it('times each attempt by its timeout strategy and tells it what each took', async () => {
+    const observed: string[] = [];
+    const asked: number[] = [];
+    const { client, events } = clientWith({
+      policy: retryPolicy({ classes, backoff: fastBackoff }),
+      timeout: {
+        next: (attempt) => {
+          asked.push(attempt);
+          return attempt === 0 ? 80 : 5_000;
+        },
+        observe: (outcome) => observed.push(outcome),
+      },
+    });
+    const key = nextKey('strategy');
+    const answer = await unary(
+      client,
+      { key, failures: 0, slowMs: 5_000, slowAttempts: 1 },
+      priority('low'),
+    );
+    expect(answer.response).toEqual({ attempt: 2 });
+    expect(asked).toEqual([0, 1]);
+    expect(observed).toEqual(['timeout', 'success']);
+    expect(events.map((e) => e.kind)).toEqual(['retry', 'success']);
+  });
+
+  it('sends nothing and gives up on the deadline when it is spent before the call', async () => {
+    const { client, events } = clientWith();
+    const key = nextKey('spent');
+    const answer = await unary(client, { key }, priority('high'), { deadline: Date.now() - 1 });
+    expect(answer.error?.code).toBe(grpc.status.DEADLINE_EXCEEDED);
+    expect(seen.get(key)).toBeUndefined();
+    expect(events).toEqual([
+      { kind: 'giveUp', event: expect.objectContaining({ attempts: 0, reason: 'deadline' }) },
+    ]);
+  });
+
   it('ends with CANCELLED, and no further attempt, when cancelled during the backoff', async () => {
     let call: grpc.ClientUnaryCall | undefined;
     const { client } = clientWith({
@@ -369,7 +405,11 @@ describe('difftryGrpcInterceptor, streaming calls', () => {
   });
 
   it('sends every message but retries no more past maxBufferedMessages', async () => {
-    const { client } = clientWith({ maxBufferedMessages: 2 });
+    const giveUps: RetryEvent[] = [];
+    const { client } = clientWith({
+      maxBufferedMessages: 2,
+      onGiveUp: (event) => giveUps.push(event),
+    });
     const send = (key: string, failures: number) =>
       new Promise<Answer>((resolve) => {
         const stream = collect(client, priority('high'), resolve);
@@ -381,6 +421,8 @@ describe('difftryGrpcInterceptor, streaming calls', () => {
     const failing = nextKey('collect-long-failing');
     expect((await send(failing, 2)).error?.code).toBe(grpc.status.UNAVAILABLE);
     expect(seen.get(failing)?.attempts).toBe(1);
+    // As for an HTTP body that cannot be sent again: the call's own retry limit.
+    expect(giveUps.at(-1)?.reason).toBe('limit');
   });
 
   it('passes server-streaming calls through with the class, without retries', async () => {
