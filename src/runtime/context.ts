@@ -33,3 +33,16 @@ export function currentContext(): RequestContext | undefined {
 export function runWithContext<T>(context: RequestContext, fn: () => T): T {
   return storage.run(context, fn);
 }
+
+/**
+ * {@link runWithContext} for a function of two arguments, without a closure to carry them (the
+ * executor runs every attempt through it).
+ */
+export function runWithContextOf<A, B, T>(
+  context: RequestContext,
+  fn: (a: A, b: B) => T,
+  a: A,
+  b: B,
+): T {
+  return storage.run(context, fn, a, b);
+}

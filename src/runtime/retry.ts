@@ -3,7 +3,7 @@ import { CallTracker, DEADLINE_SPENT, NO_TIMEOUT } from '../policy/retry/CallTra
 import type { RetryPolicy, RetryPolicyOptions } from '../policy/retry/RetryPolicy.js';
 import type { TimeoutStrategy } from '../policy/timeout/TimeoutStrategy.js';
 import { Cancellation } from './Cancellation.js';
-import { currentContext, runWithContext } from './context.js';
+import { currentContext, runWithContextOf } from './context.js';
 import { AttemptTimeoutError, errorCode } from './errors.js';
 import { eventSink, type RetryListeners } from './retryEvents.js';
 import { retryPolicy } from './retryPolicy.js';
@@ -95,26 +95,45 @@ export interface ExecuteSettings {
  * `signal` is only made when read), its own {@link Cancellation}, which aborts on the per-try
  * timeout or with the call.
  */
-export async function executeRetry<T>(
+export function executeRetry<T>(
   fn: (info: AttemptInfo, cancellation: Cancellation) => Promise<T>,
   options: RetryOptions<T>,
   call: Cancellation,
   settings?: ExecuteSettings,
 ): Promise<T> {
-  const inContext = settings?.context ?? true;
-  const policy = 'decide' in options.policy ? options.policy : retryPolicy(options.policy);
-  const context = currentContext();
-  const deadlineMs =
-    options.deadlineMs !== undefined ? policy.clock() + options.deadlineMs : context?.deadlineMs;
-  const tracker = new CallTracker();
-  call.throwIfAborted();
-  tracker.begin(policy, policy.classify(options.className ?? context?.className), {
-    method: options.method,
-    deadlineMs,
-    retryLimit: options.retryLimit,
-    timeout: options.timeout,
-    events: eventSink(options),
-  });
+  // The call is set up here and run by an async function of its own: V8 never inlines an async
+  // function, so the attempt loop keeps its own inlining budget for the per-attempt steps.
+  let tracker: CallTracker;
+  let deadlineMs: number | undefined;
+  try {
+    const policy = 'decide' in options.policy ? options.policy : retryPolicy(options.policy);
+    const context = currentContext();
+    deadlineMs =
+      options.deadlineMs !== undefined ? policy.clock() + options.deadlineMs : context?.deadlineMs;
+    call.throwIfAborted();
+    tracker = new CallTracker();
+    tracker.begin(policy, policy.classify(options.className ?? context?.className), {
+      method: options.method,
+      deadlineMs,
+      retryLimit: options.retryLimit,
+      timeout: options.timeout,
+      events: eventSink(options),
+    });
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return runCall(tracker, fn, options, call, deadlineMs, settings?.context ?? true);
+}
+
+/** The attempts of a call {@link executeRetry} has begun, until it ends. */
+async function runCall<T>(
+  tracker: CallTracker,
+  fn: (info: AttemptInfo, cancellation: Cancellation) => Promise<T>,
+  options: RetryOptions<T>,
+  call: Cancellation,
+  deadlineMs: number | undefined,
+  inContext: boolean,
+): Promise<T> {
   const { className } = tracker;
   const { classify } = options;
   try {
@@ -237,9 +256,11 @@ function startAttempt<T>(
 ): Promise<T> {
   try {
     if (!inContext) return fn(info, cancellation);
-    return runWithContext(
+    return runWithContextOf(
       { className: info.className, deadlineMs: info.deadlineMs, attempt: info.attempt },
-      () => fn(info, cancellation),
+      fn,
+      info,
+      cancellation,
     );
   } catch (error) {
     return Promise.reject(error);

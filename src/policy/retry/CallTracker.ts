@@ -90,29 +90,30 @@ export class CallTracker {
    * `retryLimit`.
    */
   begin(policy: RetryPolicy, className: string, settings?: CallSettings): void {
-    const name = className;
-    const retryLimit = settings?.retryLimit ?? NO_TIMEOUT;
-    if (!(retryLimit >= 0 && (Number.isInteger(retryLimit) || retryLimit === NO_TIMEOUT))) {
-      throw new RangeError(`retryLimit should be an integer ≥ 0, got ${settings?.retryLimit}`);
-    }
     this.policy = policy;
-    this.className = name;
+    this.className = className;
     this.attempts = 0;
-    this.method = settings?.method;
-    this.deadlineMs = settings?.deadlineMs;
-    this.retryLimit = retryLimit;
-    let timeout = settings?.timeout;
-    if (timeout === undefined) {
-      const classMs = policy.timeoutMs(name);
-      if (classMs !== undefined) timeout = fixedTimeout(classMs);
-    }
-    this.timeout = timeout ?? undefined;
-    this.events = settings?.events;
     this.previousDelayMs = undefined;
     this.cutByDeadline = false;
     this.holdsRetry = false;
+    if (settings === undefined) {
+      this.method = undefined;
+      this.deadlineMs = undefined;
+      this.retryLimit = NO_TIMEOUT;
+      this.timeout = classTimeout(policy, className);
+      this.events = undefined;
+    } else {
+      this.method = settings.method;
+      this.deadlineMs = settings.deadlineMs;
+      this.retryLimit =
+        settings.retryLimit === undefined ? NO_TIMEOUT : checkedLimit(settings.retryLimit);
+      const timeout = settings.timeout;
+      this.timeout =
+        timeout === undefined ? classTimeout(policy, className) : (timeout ?? undefined);
+      this.events = settings.events;
+    }
     this.active = true;
-    policy.budget?.requestStarted(name, policy.clock());
+    policy.budget?.requestStarted(className, policy.clock());
   }
 
   /**
@@ -295,4 +296,18 @@ export class CallTracker {
         events.emit(kind, { className, attempts, outcome, error });
     }
   }
+}
+
+/** The class's (or the policy's) `timeoutMs` as a fixed timeout, if it has one. */
+function classTimeout(policy: RetryPolicy, className: string): TimeoutStrategy | undefined {
+  const classMs = policy.timeoutMs(className);
+  return classMs === undefined ? undefined : fixedTimeout(classMs);
+}
+
+/** A call's own retry limit, checked: an integer ≥ 0 or `Infinity`. */
+function checkedLimit(retryLimit: number): number {
+  if (!(retryLimit >= 0 && (Number.isInteger(retryLimit) || retryLimit === NO_TIMEOUT))) {
+    throw new RangeError(`retryLimit should be an integer ≥ 0, got ${retryLimit}`);
+  }
+  return retryLimit;
 }
