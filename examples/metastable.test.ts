@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { fixedTimeout } from '../src/policy/timeout/TimeoutStrategy.js';
+import { fixedTimeout } from '../src/policy/timeouts/TimeoutStrategy.js';
 import { simulateNetwork } from '../src/sim/index.js';
 import { loadNetworkFile, loadScheduleFile, toNetworkModel } from '../src/spec/index.js';
 

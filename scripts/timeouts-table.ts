@@ -15,24 +15,24 @@ import {
   TIMEOUT_EVAL_STRATEGIES,
   TIMEOUTS_EVAL_DEFAULTS,
 } from '../src/cli/timeoutsEvalCommand.js';
-import { assessTarget, type TargetAssessment } from '../src/sim/timeouts/assessTarget.js';
+import { assessTarget, type TargetAssessment } from '../src/experiments/timeouts/assessTarget.js';
 import {
   evaluateTimeoutSuite,
   type StrategyEvaluation,
-} from '../src/sim/timeouts/evaluateSuite.js';
+} from '../src/experiments/timeouts/evaluateSuite.js';
+import {
+  evaluateTimeoutSuiteLive,
+  type LiveStrategyEvaluation,
+} from '../src/experiments/timeouts/live/evaluateLiveSuite.js';
 import {
   COMBINED_TARGET_TIME_FRACTION,
   PAPER_TIME_FRACTIONS,
-} from '../src/sim/timeouts/paperFigures.js';
+} from '../src/experiments/timeouts/paperFigures.js';
 import {
   TIMEOUT_SCENARIO_LABELS,
   TIMEOUT_SCENARIO_NAMES,
   type TimeoutScenarioName,
-} from '../src/sim/timeouts/scenarios.js';
-import {
-  evaluateTimeoutSuiteLive,
-  type LiveStrategyEvaluation,
-} from '../src/testbed/timeouts/evaluateLiveSuite.js';
+} from '../src/experiments/timeouts/scenarios.js';
 
 const DOC = new URL('../docs/timeouts.md', import.meta.url);
 const BEGIN = '<!-- BEGIN timeouts-table -->';

@@ -24,10 +24,11 @@
  * ```
  * @packageDocumentation
  */
+
+export { type Backoff, createBackoff } from './model/backoff/Backoff.js';
 export type { BackoffDescription } from './model/backoff/BackoffDescription.js';
 export { DEFAULT_BACKOFF } from './model/backoff/BackoffDescription.js';
 export { type RandomSource, seededRandom } from './model/random.js';
-export { type Backoff, createBackoff } from './policy/backoff/Backoff.js';
 export * from './policy/budget/index.js';
 export type { RetryBudget } from './policy/budget/RetryBudget.js';
 export type { Clock } from './policy/Clock.js';
@@ -55,12 +56,12 @@ export {
   type RetryPolicyOptions,
 } from './policy/retry/RetryPolicy.js';
 export { parseGrpcPushback, parseRetryAfter } from './policy/retry/retryAfter.js';
+export * from './policy/timeouts/index.js';
 export {
   fixedTimeout,
   type TimeoutObservation,
   type TimeoutStrategy,
-} from './policy/timeout/TimeoutStrategy.js';
-export * from './policy/timeouts/index.js';
+} from './policy/timeouts/TimeoutStrategy.js';
 export type {
   AdapterOptions,
   PolicySource,

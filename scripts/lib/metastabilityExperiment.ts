@@ -20,9 +20,9 @@ import type { NetworkReport } from '../../src/model/network/NetworkReport.js';
 import { sweepEquilibria } from '../../src/model/network/sweepEquilibria.js';
 import { tuneRetryLimits } from '../../src/model/tune/tuneRetryLimits.js';
 import type { LoadSchedule } from '../../src/sim/network/LoadSchedule.js';
-import { type MeanWithCi95, meanWithCi95 } from '../../src/sim/stats/confidence.js';
 import type { NetworkSpec } from '../../src/spec/schema.js';
 import { toNetworkModel } from '../../src/spec/toNetworkModel.js';
+import { type MeanWithCi95, meanWithCi95 } from '../../src/stats/confidence.js';
 import { type CapacityStep, capacityStep, networkAtTime } from './scheduledNetwork.js';
 import {
   type RampCrossing,

@@ -12,7 +12,7 @@ import {
   panelChartSvg,
 } from '../../src/report/panelChart.js';
 import type { ChartPoint } from '../../src/report/seriesMarks.js';
-import type { MeanWithCi95 } from '../../src/sim/stats/confidence.js';
+import type { MeanWithCi95 } from '../../src/stats/confidence.js';
 import {
   type Branches,
   CLASSES,

@@ -11,7 +11,7 @@ import {
   type SimulateNetworkOptions,
   simulateNetwork,
 } from '../../src/sim/network/simulateNetwork.js';
-import { meanWithCi95 } from '../../src/sim/stats/confidence.js';
+import { meanWithCi95 } from '../../src/stats/confidence.js';
 
 /** A figure over replications: the mean and its 95 % half-width (NaN for one run). */
 export interface Estimate {

@@ -6,7 +6,7 @@
  * which none of the class's requests ended (rejection NaN) is neither.
  */
 import type { SimulatedWindow } from '../../src/sim/network/SimulatedWindow.js';
-import { type MeanWithCi95, meanWithCi95 } from '../../src/sim/stats/confidence.js';
+import { type MeanWithCi95, meanWithCi95 } from '../../src/stats/confidence.js';
 
 /** Window rejection above which a class is in the storm. */
 export const STORM_ABOVE = 0.5;

@@ -7,7 +7,7 @@
  */
 import type { BackoffDescription } from '../../src/model/backoff/BackoffDescription.js';
 import type { NetworkModel } from '../../src/model/network/NetworkModel.js';
-import { fixedTimeout, type TimeoutStrategy } from '../../src/policy/timeout/TimeoutStrategy.js';
+import { fixedTimeout, type TimeoutStrategy } from '../../src/policy/timeouts/TimeoutStrategy.js';
 import { builtinExample, parseNetwork, toNetworkModel } from '../../src/spec/index.js';
 
 /** The single service's capacity μ, requests/s (a mean service time of 10 ms). */

@@ -1,29 +1,29 @@
-import {
-  ADAPTIVE_TIMEOUT_KINDS,
-  createTimeoutStrategy,
-} from '../policy/timeouts/createTimeoutStrategy.js';
-import { assessTarget, type TargetAssessment } from '../sim/timeouts/assessTarget.js';
-import { DEFAULT_MAX_ATTEMPTS } from '../sim/timeouts/attemptPlan.js';
+import { assessTarget, type TargetAssessment } from '../experiments/timeouts/assessTarget.js';
+import { DEFAULT_MAX_ATTEMPTS } from '../experiments/timeouts/attemptPlan.js';
 import {
   evaluateTimeoutSuite,
   type StrategyEvaluation,
   type StrategyFactory,
-} from '../sim/timeouts/evaluateSuite.js';
-import { HEAVY_TAILED_NOISE_DEFAULTS } from '../sim/timeouts/latencyNoise.js';
+} from '../experiments/timeouts/evaluateSuite.js';
+import { HEAVY_TAILED_NOISE_DEFAULTS } from '../experiments/timeouts/latencyNoise.js';
+import {
+  evaluateTimeoutSuiteLive,
+  type LiveStrategyEvaluation,
+} from '../experiments/timeouts/live/evaluateLiveSuite.js';
 import {
   COMBINED_TARGET_TIME_FRACTION,
   PAPER_TIME_FRACTIONS,
-} from '../sim/timeouts/paperFigures.js';
+} from '../experiments/timeouts/paperFigures.js';
 import {
   isTimeoutScenarioName,
   TIMEOUT_SCENARIO_LABELS,
   TIMEOUT_SCENARIO_NAMES,
   type TimeoutScenarioName,
-} from '../sim/timeouts/scenarios.js';
+} from '../experiments/timeouts/scenarios.js';
 import {
-  evaluateTimeoutSuiteLive,
-  type LiveStrategyEvaluation,
-} from '../testbed/timeouts/evaluateLiveSuite.js';
+  ADAPTIVE_TIMEOUT_KINDS,
+  createTimeoutStrategy,
+} from '../policy/timeouts/createTimeoutStrategy.js';
 import type { CommandOutput } from './CommandOutput.js';
 import { progressOnStderr } from './progress.js';
 import { fixed, formatTable } from './table.js';

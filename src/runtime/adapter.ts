@@ -1,6 +1,6 @@
 import type { AttemptOutcome, HeaderLookup } from '../policy/retry/AttemptOutcome.js';
 import type { RetryPolicy, RetryPolicyOptions } from '../policy/retry/RetryPolicy.js';
-import type { TimeoutStrategy } from '../policy/timeout/TimeoutStrategy.js';
+import type { TimeoutStrategy } from '../policy/timeouts/TimeoutStrategy.js';
 import type { RetryListeners } from './retryEvents.js';
 import { retryPolicy } from './retryPolicy.js';
 

@@ -17,7 +17,7 @@ import type { AttemptOutcome } from '../policy/retry/AttemptOutcome.js';
 import { CallTracker, DEADLINE_SPENT, NO_TIMEOUT } from '../policy/retry/CallTracker.js';
 import type { RetryEventSink } from '../policy/retry/RetryEvent.js';
 import type { RetryPolicy, RetryPolicyOptions } from '../policy/retry/RetryPolicy.js';
-import type { TimeoutStrategy } from '../policy/timeout/TimeoutStrategy.js';
+import type { TimeoutStrategy } from '../policy/timeouts/TimeoutStrategy.js';
 import { resolvePolicy } from './adapter.js';
 import { currentContext } from './context.js';
 import { eventSink, type RetryListeners } from './retryEvents.js';
@@ -30,7 +30,7 @@ export type {
   RetryPolicy,
   RetryPolicyOptions,
 } from '../policy/retry/RetryPolicy.js';
-export type { TimeoutStrategy } from '../policy/timeout/TimeoutStrategy.js';
+export type { TimeoutStrategy } from '../policy/timeouts/TimeoutStrategy.js';
 export { retryPolicy } from './retryPolicy.js';
 
 /** Options of {@link difftryGrpcInterceptor}. */

@@ -5,6 +5,8 @@
  * replications.
  * @module
  */
+
+export { type MeanWithCi95, meanWithCi95, studentT975 } from '../stats/confidence.js';
 export { EventQueue } from './engine/EventQueue.js';
 export { IntFifo } from './engine/IntFifo.js';
 export {
@@ -79,4 +81,3 @@ export type {
   SingleServiceResult,
 } from './SingleServiceResult.js';
 export { type SimulateOptions, simulateSingleService } from './singleService.js';
-export { type MeanWithCi95, meanWithCi95, studentT975 } from './stats/confidence.js';

@@ -1,9 +1,10 @@
 import type { Histogram } from 'hdr-histogram-js';
+import { meanWithCi95 } from '../stats/confidence.js';
 import {
   createLatencyHistogram,
   LATENCY_PERCENTILES,
   latencyPercentileSeconds,
-} from './latencyHistogram.js';
+} from '../stats/latencyHistogram.js';
 import { resolveSingleServiceConfig, type SingleServiceConfig } from './SingleServiceConfig.js';
 import type {
   ClassMeasurement,
@@ -11,7 +12,6 @@ import type {
   SingleServiceResult,
 } from './SingleServiceResult.js';
 import { runSingleService } from './singleService.js';
-import { meanWithCi95 } from './stats/confidence.js';
 
 /**
  * Every numeric figure of `T` as the mean over replications, with the half-width of its 95 %

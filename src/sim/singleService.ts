@@ -3,15 +3,15 @@ import type { BackoffDescription } from '../model/backoff/BackoffDescription.js'
 import { drawRetryDelay } from '../model/backoff/retryDelay.js';
 import type { ServiceTimeDistribution } from '../model/distributions/ServiceTimeDistribution.js';
 import { type RandomSource, seededRandom } from '../model/random.js';
-import { grown } from './engine/grown.js';
-import { IntFifo } from './engine/IntFifo.js';
-import { Simulation } from './engine/Simulation.js';
 import {
   createLatencyHistogram,
   LATENCY_PERCENTILES,
   latencyPercentileSeconds,
   MICROSECONDS_PER_SECOND,
-} from './latencyHistogram.js';
+} from '../stats/latencyHistogram.js';
+import { grown } from './engine/grown.js';
+import { IntFifo } from './engine/IntFifo.js';
+import { Simulation } from './engine/Simulation.js';
 import {
   type ResolvedSingleServiceConfig,
   resolveSingleServiceConfig,

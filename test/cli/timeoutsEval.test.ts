@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PAPER_TIME_FRACTIONS } from '../../src/sim/timeouts/paperFigures.js';
+import { PAPER_TIME_FRACTIONS } from '../../src/experiments/timeouts/paperFigures.js';
 import { runCli } from './runCli.js';
 
 describe('difftry timeouts eval', () => {

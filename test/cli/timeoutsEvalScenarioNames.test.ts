@@ -3,7 +3,7 @@ import { parseScenarios } from '../../src/cli/timeoutsEvalCommand.js';
 import {
   TIMEOUT_SCENARIO_LABELS,
   TIMEOUT_SCENARIO_NAMES,
-} from '../../src/sim/timeouts/scenarios.js';
+} from '../../src/experiments/timeouts/scenarios.js';
 
 describe('timeouts eval --scenario', () => {
   it('takes every scenario by the label the tables print, in any case', () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BackoffDescription } from '../../src/model/backoff/BackoffDescription.js';
-import { fixedTimeout } from '../../src/policy/timeout/TimeoutStrategy.js';
+import { fixedTimeout } from '../../src/policy/timeouts/TimeoutStrategy.js';
 import { runWithContext } from '../../src/runtime/context.js';
 import { AttemptTimeoutError, errorCode, isDifftryError } from '../../src/runtime/errors.js';
 import { difftryFetch, type FetchFunction } from '../../src/runtime/fetch.js';

@@ -117,36 +117,61 @@ describe('difftryInterceptor: deadline header', () => {
 
   it("takes the caller's remaining time and sends each attempt the time left", async () => {
     const orders = await server();
+    const delays: Array<number | undefined> = [];
+    // Fake clock and timers: the only time that passes is the 30 ms the test lets pass after each
+    // retry is announced, so each attempt's remaining time is known to the millisecond.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const res = await request(orders.url, {
       dispatcher: dispatcher({
         ...base,
         backoff: { kind: 'constant', delayMs: 30 },
         deadlineHeader,
+        onRetry: (event) => {
+          delays.push(event.delayMs);
+          // Once the wait is armed (real setImmediate runs after the retry's promise jobs).
+          setImmediate(() => void vi.advanceTimersByTimeAsync(30));
+        },
       }),
       headers: { 'x-priority': 'high', 'X-Difftry-Deadline-Ms': '5000' },
     });
     await res.body.dump();
+    expect(delays).toEqual([30, 30, 30, 30, 30]);
     expect(orders.requests).toHaveLength(6);
-    const sent = orders.requests.map((r) => Number(r.headers[deadlineHeader]));
-    // Every attempt carries one value, no more than the caller gave, shrinking by the 30 ms waits.
-    expect(orders.requests.every((r) => typeof r.headers[deadlineHeader] === 'string')).toBe(true);
-    expect(sent[0]).toBeLessThanOrEqual(5000);
-    expect(sent[0]).toBeGreaterThan(4800);
-    for (let i = 1; i < sent.length; i++) {
-      expect((sent[i - 1] as number) - (sent[i] as number)).toBeGreaterThanOrEqual(29);
-    }
+    // One value per attempt, the caller's 5000 less the 30 ms waited before each retry.
+    expect(orders.requests.map((r) => r.headers[deadlineHeader])).toEqual([
+      '5000',
+      '4970',
+      '4940',
+      '4910',
+      '4880',
+      '4850',
+    ]);
   });
 
   it('ends the call at the sooner of the caller deadline and its own', async () => {
     const orders = await server(neverAnswer);
-    const started = Date.now();
-    const error = await request(orders.url, {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    let settled = false;
+    const pending = request(orders.url, {
       dispatcher: dispatcher({ ...base, deadlineMs: 5000, deadlineHeader }),
       headers: { 'x-priority': 'high', [deadlineHeader]: '80' },
-    }).catch((e: unknown) => e);
-    expect(errorCode(error)).toBe('DIFFTRY_TIMEOUT');
-    expect(Date.now() - started).toBeLessThan(2000);
-    expect(Number(orders.requests[0]?.headers[deadlineHeader])).toBeLessThanOrEqual(80);
+    })
+      .catch((e: unknown) => e)
+      .finally(() => {
+        settled = true;
+      });
+    await orders.received(1);
+    expect(orders.requests[0]?.headers[deadlineHeader]).toBe('80');
+    // The caller's 80 ms, not the adapter's 5000: still running at 79 ms, over at 80.
+    await vi.advanceTimersByTimeAsync(79);
+    await settle();
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await settle();
+    expect(settled).toBe(true);
+    expect(errorCode(await pending)).toBe('DIFFTRY_TIMEOUT');
+    // The deadline spent, no retry goes out though the class has five left.
+    expect(orders.requests).toHaveLength(1);
   });
 
   it('sets the adapter deadline on a request without one, and drops a malformed value', async () => {

@@ -1,4 +1,4 @@
-import { fixedTimeout, type TimeoutStrategy } from '../timeout/TimeoutStrategy.js';
+import { fixedTimeout, type TimeoutStrategy } from '../timeouts/TimeoutStrategy.js';
 import type { AttemptOutcome } from './AttemptOutcome.js';
 import type { RetryEventKind, RetryEventSink } from './RetryEvent.js';
 import type { GiveUpReason, RetryDecision, RetryPolicy } from './RetryPolicy.js';

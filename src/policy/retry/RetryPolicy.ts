@@ -1,9 +1,9 @@
+import { type Backoff, createBackoff } from '../../model/backoff/Backoff.js';
 import {
   type BackoffDescription,
   DEFAULT_BACKOFF,
 } from '../../model/backoff/BackoffDescription.js';
 import type { RandomSource } from '../../model/random.js';
-import { type Backoff, createBackoff } from '../backoff/Backoff.js';
 import type { RetryBudget } from '../budget/RetryBudget.js';
 import type { Clock } from '../Clock.js';
 import { type ClassOptions, type ClassTable, classTable } from '../classes/ClassTable.js';

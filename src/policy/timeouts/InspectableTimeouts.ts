@@ -1,4 +1,4 @@
-import type { TimeoutStrategy } from '../timeout/TimeoutStrategy.js';
+import type { TimeoutStrategy } from './TimeoutStrategy.js';
 
 /**
  * A {@link TimeoutStrategy} that shows what it would do, for reports and the simulator's traces.

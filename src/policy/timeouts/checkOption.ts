@@ -1,4 +1,4 @@
-import type { TimeoutObservation } from '../timeout/TimeoutStrategy.js';
+import type { TimeoutObservation } from './TimeoutStrategy.js';
 
 /** The numbers an option accepts: [min, max] (finite), or (min, max] with `minOpen`. */
 export interface OptionRange {

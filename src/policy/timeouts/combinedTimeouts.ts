@@ -1,4 +1,3 @@
-import type { TimeoutObservation, TimeoutStrategy } from '../timeout/TimeoutStrategy.js';
 import { checkAttempt, checkObservation, checkOption, checkOptionsObject } from './checkOption.js';
 import {
   type ControllerState,
@@ -11,6 +10,7 @@ import {
   type OptimizerTimeoutsOptions,
   optimizerCore,
 } from './optimizerTimeouts.js';
+import type { TimeoutObservation, TimeoutStrategy } from './TimeoutStrategy.js';
 
 /** Options of {@link combinedTimeouts}; times in ms. */
 export interface CombinedTimeoutsOptions {

@@ -1,6 +1,5 @@
 import { linearCost } from '../../model/timeouts/index.js';
 import type { Clock } from '../Clock.js';
-import { fixedTimeout, type TimeoutStrategy } from '../timeout/TimeoutStrategy.js';
 import { checkOptionsObject } from './checkOption.js';
 import { type CombinedTimeoutsOptions, combinedTimeouts } from './combinedTimeouts.js';
 import { type ControllerTimeoutsOptions, controllerTimeouts } from './controllerTimeouts.js';
@@ -14,6 +13,7 @@ import {
   type TimeoutOptimizer,
 } from './optimizerTimeouts.js';
 import { type RtoTimeoutsOptions, rtoTimeouts } from './rtoTimeouts.js';
+import { fixedTimeout, type TimeoutStrategy } from './TimeoutStrategy.js';
 
 /** The linear attempt cost g(t) = c0 + c1·t as data (seconds); see the model's `linearCost`. */
 export interface LinearCostDescription {

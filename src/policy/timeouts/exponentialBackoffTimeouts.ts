@@ -1,6 +1,6 @@
-import type { TimeoutObservation } from '../timeout/TimeoutStrategy.js';
 import { checkAttempt, checkObservation, checkOption, checkOptionsObject } from './checkOption.js';
 import type { InspectableTimeouts } from './InspectableTimeouts.js';
+import type { TimeoutObservation } from './TimeoutStrategy.js';
 
 /** Options of {@link exponentialBackoffTimeouts}. Give at most one of `startMs`, `startingLatencyMs`. */
 export interface ExponentialBackoffTimeoutsOptions {

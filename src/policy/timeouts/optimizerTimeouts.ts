@@ -1,9 +1,9 @@
 import { empiricalLatency, optimizeTimeouts } from '../../model/timeouts/index.js';
 import type { LatencySample } from '../../model/timeouts/LatencyDistribution.js';
 import type { Clock } from '../Clock.js';
-import type { TimeoutObservation } from '../timeout/TimeoutStrategy.js';
 import { checkAttempt, checkObservation, checkOption, checkOptionsObject } from './checkOption.js';
 import type { InspectableTimeouts } from './InspectableTimeouts.js';
+import type { TimeoutObservation } from './TimeoutStrategy.js';
 
 /** What the Optimizer is asked (times in seconds), as `optimizeTimeouts` takes it. */
 export type OptimizeRequest = Parameters<typeof optimizeTimeouts>[1];

@@ -4,7 +4,7 @@ import type { RandomSource } from '../../model/random.js';
 import type { Clock } from '../../policy/Clock.js';
 import type { RetryEventSink } from '../../policy/retry/RetryEvent.js';
 import type { RetryPolicy, RetryPolicyOptions } from '../../policy/retry/RetryPolicy.js';
-import type { TimeoutStrategy } from '../../policy/timeout/TimeoutStrategy.js';
+import type { TimeoutStrategy } from '../../policy/timeouts/TimeoutStrategy.js';
 import type { LoadSchedule } from './LoadSchedule.js';
 import type { SimulatedWindow } from './SimulatedWindow.js';
 import type { NetworkStrategy } from './strategy.js';

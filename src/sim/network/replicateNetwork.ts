@@ -1,6 +1,6 @@
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
+import { meanWithCi95 } from '../../stats/confidence.js';
 import type { ReplicateOptions, WithCi95 } from '../replicate.js';
-import { meanWithCi95 } from '../stats/confidence.js';
 import type {
   NetworkSimulationResult,
   SimulatedEndToEnd,

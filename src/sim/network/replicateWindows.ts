@@ -1,5 +1,5 @@
+import { meanWithCi95 } from '../../stats/confidence.js';
 import type { WithCi95 } from '../replicate.js';
-import { meanWithCi95 } from '../stats/confidence.js';
 import type { SimulatedWindow, WindowFigures, WindowServiceFigures } from './SimulatedWindow.js';
 
 /** A window over replications: every figure of {@link SimulatedWindow} with its `Ci95`. */

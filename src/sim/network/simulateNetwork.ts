@@ -12,15 +12,15 @@ import type { ClassOptions } from '../../policy/classes/ClassTable.js';
 import type { AttemptOutcome } from '../../policy/retry/AttemptOutcome.js';
 import { type CallSettings, CallTracker, NO_TIMEOUT } from '../../policy/retry/CallTracker.js';
 import { createRetryPolicy, type RetryPolicy } from '../../policy/retry/RetryPolicy.js';
-import { fixedTimeout } from '../../policy/timeout/TimeoutStrategy.js';
-import { grown } from '../engine/grown.js';
-import { IntFifo } from '../engine/IntFifo.js';
-import { Simulation } from '../engine/Simulation.js';
+import { fixedTimeout } from '../../policy/timeouts/TimeoutStrategy.js';
 import {
   createLatencyHistogram,
   latencyPercentileSeconds,
   MICROSECONDS_PER_SECOND,
-} from '../latencyHistogram.js';
+} from '../../stats/latencyHistogram.js';
+import { grown } from '../engine/grown.js';
+import { IntFifo } from '../engine/IntFifo.js';
+import { Simulation } from '../engine/Simulation.js';
 import { DEFAULT_WARMUP_FRACTION } from '../SingleServiceConfig.js';
 import { type CallPrograms, callPrograms } from './callsProgram.js';
 import type {

@@ -1,8 +1,8 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { decodeFromCompressedBase64 } from 'hdr-histogram-js';
-import { createLatencyHistogram } from '../../sim/latencyHistogram.js';
-import { meanWithCi95 } from '../../sim/stats/confidence.js';
 import type { NetworkSpec } from '../../spec/schema.js';
+import { meanWithCi95 } from '../../stats/confidence.js';
+import { createLatencyHistogram } from '../../stats/latencyHistogram.js';
 import type { EdgePlan, EdgeStreamReport } from '../edge/EdgePlan.js';
 import { runEdge } from '../edge/runEdge.js';
 import { runEdgeInWorker } from '../edge/runEdgeInWorker.js';

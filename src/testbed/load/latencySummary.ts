@@ -1,5 +1,5 @@
 import type { Histogram } from 'hdr-histogram-js';
-import { latencyPercentileSeconds, MICROSECONDS_PER_SECOND } from '../../sim/latencyHistogram.js';
+import { latencyPercentileSeconds, MICROSECONDS_PER_SECOND } from '../../stats/latencyHistogram.js';
 
 /** Latency figures of a set of requests, seconds (NaN when there are none). */
 export interface LatencySummary {

@@ -1,5 +1,5 @@
 import type { Histogram } from 'hdr-histogram-js';
-import { createLatencyHistogram, MICROSECONDS_PER_SECOND } from '../../sim/latencyHistogram.js';
+import { createLatencyHistogram, MICROSECONDS_PER_SECOND } from '../../stats/latencyHistogram.js';
 
 /** How a request of an open-loop stream ended, as kept in a {@link RequestLog}. */
 export const REQUEST_OUTCOME = Object.freeze({

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createBackoff } from '../../../src/model/backoff/Backoff.js';
 import type { BackoffDescription } from '../../../src/model/backoff/BackoffDescription.js';
 import { MAX_DELAY_MS } from '../../../src/model/backoff/retryDelay.js';
 import { seededRandom } from '../../../src/model/random.js';
-import { createBackoff } from '../../../src/policy/backoff/Backoff.js';
 
 /** The largest double below 1: the top of what a RandomSource may return. */
 const NEAR_ONE = 1 - 2 ** -53;

@@ -16,7 +16,7 @@ import {
   type RetryPolicy,
   type RetryPolicyOptions,
 } from '../../../src/policy/retry/RetryPolicy.js';
-import type { TimeoutObservation } from '../../../src/policy/timeout/TimeoutStrategy.js';
+import type { TimeoutObservation } from '../../../src/policy/timeouts/TimeoutStrategy.js';
 
 // The engine alone, on a hand-driven clock: what each step tells the budget, the timeout strategy
 // and the event sink, and what it answers. The executors' agreement with it is the conformance

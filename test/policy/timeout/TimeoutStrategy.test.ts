@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixedTimeout } from '../../../src/policy/timeout/TimeoutStrategy.js';
+import { fixedTimeout } from '../../../src/policy/timeouts/TimeoutStrategy.js';
 
 describe('fixedTimeout', () => {
   it('gives the same timeout for every attempt, whatever it observes', () => {

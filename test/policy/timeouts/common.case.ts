@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type {
   TimeoutObservation,
   TimeoutStrategy,
-} from '../../../src/policy/timeout/TimeoutStrategy.js';
+} from '../../../src/policy/timeouts/TimeoutStrategy.js';
 
 /** One call on a strategy: a timeout asked for, an attempt observed, or a request begun. */
 export type TimeoutEvent =

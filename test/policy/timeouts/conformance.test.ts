@@ -1,5 +1,4 @@
 import type { LatencySample } from '../../../src/model/timeouts/LatencyDistribution.js';
-import { fixedTimeout } from '../../../src/policy/timeout/TimeoutStrategy.js';
 import {
   combinedTimeouts,
   controllerTimeouts,
@@ -8,6 +7,7 @@ import {
   rtoTimeouts,
   type TimeoutOptimizer,
 } from '../../../src/policy/timeouts/index.js';
+import { fixedTimeout } from '../../../src/policy/timeouts/TimeoutStrategy.js';
 import { timeoutConformance } from './common.case.js';
 
 /**

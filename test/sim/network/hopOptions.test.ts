@@ -9,7 +9,7 @@ import {
   fixedTimeout,
   type TimeoutObservation,
   type TimeoutStrategy,
-} from '../../../src/policy/timeout/TimeoutStrategy.js';
+} from '../../../src/policy/timeouts/TimeoutStrategy.js';
 import { simulateNetwork } from '../../../src/sim/network/simulateNetwork.js';
 
 const oneClass = [{ name: 'only', retryLimit: 0 }] as const;

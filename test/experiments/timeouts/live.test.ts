@@ -1,17 +1,17 @@
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
+import { attemptNoise, noNoise } from '../../../src/experiments/timeouts/latencyNoise.js';
+import { startApp2 } from '../../../src/experiments/timeouts/live/app2.js';
+import { evaluateTimeoutsLive } from '../../../src/experiments/timeouts/live/evaluateLive.js';
+import { evaluateTimeoutSuiteLive } from '../../../src/experiments/timeouts/live/evaluateLiveSuite.js';
+import { scenarioRun } from '../../../src/experiments/timeouts/scenarioRun.js';
+import { timeoutScenario } from '../../../src/experiments/timeouts/scenarios.js';
 import { seededRandom } from '../../../src/model/random.js';
 import {
   fixedTimeout,
   type TimeoutObservation,
   type TimeoutStrategy,
-} from '../../../src/policy/timeout/TimeoutStrategy.js';
-import { attemptNoise, noNoise } from '../../../src/sim/timeouts/latencyNoise.js';
-import { scenarioRun } from '../../../src/sim/timeouts/scenarioRun.js';
-import { timeoutScenario } from '../../../src/sim/timeouts/scenarios.js';
-import { startApp2 } from '../../../src/testbed/timeouts/app2.js';
-import { evaluateTimeoutsLive } from '../../../src/testbed/timeouts/evaluateLive.js';
-import { evaluateTimeoutSuiteLive } from '../../../src/testbed/timeouts/evaluateLiveSuite.js';
+} from '../../../src/policy/timeouts/TimeoutStrategy.js';
 
 /** A tiny stable run without noise: 100 ms per attempt in scenario time. */
 function flatRun(requests: number, initRequests: number, maxAttempts: number) {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AttemptNoise } from '../../sim/timeouts/latencyNoise.js';
-import type { TimeoutScenario } from '../../sim/timeouts/scenarios.js';
+import type { AttemptNoise } from '../latencyNoise.js';
+import type { TimeoutScenario } from '../scenarios.js';
 
 /** The response header in which App2 says how long it meant to sleep (real ms). */
 export const SLEEP_HEADER = 'x-sleep-ms';

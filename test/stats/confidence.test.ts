@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { meanWithCi95, studentT975 } from '../../src/sim/stats/confidence.js';
+import { meanWithCi95, studentT975 } from '../../src/stats/confidence.js';
 
 describe('studentT975', () => {
   // Published two-sided 95 % t values (e.g. NIST/SEMATECH e-Handbook, table 1.3.6.7.2).

@@ -1,6 +1,6 @@
-import type { Clock } from '../../policy/Clock.js';
-import type { TimeoutSuiteOptions } from '../../sim/timeouts/evaluateSuite.js';
-import { scenarioRun } from '../../sim/timeouts/scenarioRun.js';
+import type { Clock } from '../../../policy/Clock.js';
+import type { TimeoutSuiteOptions } from '../evaluateSuite.js';
+import { scenarioRun } from '../scenarioRun.js';
 import type { LiveTimeoutEvaluation } from './app1.js';
 import { checkTimeScale } from './app2.js';
 import { evaluateTimeoutsLive } from './evaluateLive.js';

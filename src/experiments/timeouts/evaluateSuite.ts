@@ -1,6 +1,6 @@
 import type { RandomSource } from '../../model/random.js';
 import type { Clock } from '../../policy/Clock.js';
-import type { TimeoutStrategy } from '../../policy/timeout/TimeoutStrategy.js';
+import type { TimeoutStrategy } from '../../policy/timeouts/TimeoutStrategy.js';
 import { evaluateTimeouts } from './evaluate.js';
 import { type ScenarioRunOptions, scenarioRun } from './scenarioRun.js';
 import type { TimeoutScenarioName } from './scenarios.js';

@@ -1,16 +1,16 @@
 import { errors, Pool } from 'undici';
-import type { Clock } from '../../policy/Clock.js';
-import type { TimeoutStrategy } from '../../policy/timeout/TimeoutStrategy.js';
+import type { Clock } from '../../../policy/Clock.js';
+import type { TimeoutStrategy } from '../../../policy/timeouts/TimeoutStrategy.js';
 import {
   attemptTimeoutMs,
   checkMaxAttempts,
   DEFAULT_MAX_ATTEMPTS,
   startRequest,
-} from '../../sim/timeouts/attemptPlan.js';
-import { CompensatedSum } from '../../sim/timeouts/CompensatedSum.js';
-import { recomputeTimeMs } from '../../sim/timeouts/recomputeTime.js';
-import type { TimeoutScenario } from '../../sim/timeouts/scenarios.js';
-import { type TimeoutEvaluation, TimeoutTally } from '../../sim/timeouts/TimeoutTally.js';
+} from '../attemptPlan.js';
+import { CompensatedSum } from '../CompensatedSum.js';
+import { recomputeTimeMs } from '../recomputeTime.js';
+import type { TimeoutScenario } from '../scenarios.js';
+import { type TimeoutEvaluation, TimeoutTally } from '../TimeoutTally.js';
 import { checkTimeScale, SLEEP_HEADER } from './app2.js';
 
 /** A live evaluation: the virtual one's figures, and what the transport added to them. */

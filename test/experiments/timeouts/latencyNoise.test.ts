@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import {
+  attemptNoise,
+  heavyTailedNoise,
+  noNoise,
+} from '../../../src/experiments/timeouts/latencyNoise.js';
 import { seededRandom } from '../../../src/model/random.js';
-import { attemptNoise, heavyTailedNoise, noNoise } from '../../../src/sim/timeouts/latencyNoise.js';
 
 /** The q-quantile of a CDF by bisection on [0, 1000]. */
 function quantile(cdf: (x: number) => number, q: number): number {

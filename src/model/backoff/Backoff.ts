@@ -1,6 +1,6 @@
-import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
-import { checkBackoff, drawRetryDelay } from '../../model/backoff/retryDelay.js';
-import type { RandomSource } from '../../model/random.js';
+import type { RandomSource } from '../random.js';
+import type { BackoffDescription } from './BackoffDescription.js';
+import { checkBackoff, drawRetryDelay } from './retryDelay.js';
 
 /** A retry delay policy: how long to wait before retry `retry` (1-based), in milliseconds. */
 export interface Backoff {

@@ -6,7 +6,7 @@ import {
   TIMEOUT_SCENARIO_NAMES,
   type TimeoutScenario,
   timeoutScenario,
-} from '../../../src/sim/timeouts/scenarios.js';
+} from '../../../src/experiments/timeouts/scenarios.js';
 
 const curveOf = (scenario: TimeoutScenario) =>
   Array.from({ length: scenario.requests }, (_, i) => scenario.curve(i));

@@ -1,4 +1,4 @@
-import type { TimeoutStrategy } from '../../policy/timeout/TimeoutStrategy.js';
+import type { TimeoutStrategy } from '../../policy/timeouts/TimeoutStrategy.js';
 
 /**
  * The recompute time a strategy reports, real ms in all so far, or `undefined` when it reports

@@ -1,20 +1,24 @@
 import { describe, expect, it } from 'vitest';
+import { evaluateTimeouts } from '../../../src/experiments/timeouts/evaluate.js';
+import { evaluateTimeoutSuite } from '../../../src/experiments/timeouts/evaluateSuite.js';
+import {
+  attemptNoise,
+  heavyTailedNoise,
+  noNoise,
+} from '../../../src/experiments/timeouts/latencyNoise.js';
+import { scenarioRun } from '../../../src/experiments/timeouts/scenarioRun.js';
+import {
+  measuredCurveIntegral,
+  TIMEOUT_SCENARIO_NAMES,
+  timeoutScenario,
+} from '../../../src/experiments/timeouts/scenarios.js';
+import { VirtualClock } from '../../../src/experiments/timeouts/VirtualClock.js';
 import { seededRandom } from '../../../src/model/random.js';
 import {
   fixedTimeout,
   type TimeoutObservation,
   type TimeoutStrategy,
-} from '../../../src/policy/timeout/TimeoutStrategy.js';
-import { evaluateTimeouts } from '../../../src/sim/timeouts/evaluate.js';
-import { evaluateTimeoutSuite } from '../../../src/sim/timeouts/evaluateSuite.js';
-import { attemptNoise, heavyTailedNoise, noNoise } from '../../../src/sim/timeouts/latencyNoise.js';
-import { scenarioRun } from '../../../src/sim/timeouts/scenarioRun.js';
-import {
-  measuredCurveIntegral,
-  TIMEOUT_SCENARIO_NAMES,
-  timeoutScenario,
-} from '../../../src/sim/timeouts/scenarios.js';
-import { VirtualClock } from '../../../src/sim/timeouts/VirtualClock.js';
+} from '../../../src/policy/timeouts/TimeoutStrategy.js';
 
 const flat = (requests = 2000, attempts = 20) =>
   attemptNoise(noNoise, { requests, attempts, random: seededRandom(1) });

@@ -1,6 +1,6 @@
-import type { Clock } from '../../policy/Clock.js';
-import type { TimeoutStrategy } from '../../policy/timeout/TimeoutStrategy.js';
-import type { ScenarioRun } from '../../sim/timeouts/scenarioRun.js';
+import type { Clock } from '../../../policy/Clock.js';
+import type { TimeoutStrategy } from '../../../policy/timeouts/TimeoutStrategy.js';
+import type { ScenarioRun } from '../scenarioRun.js';
 import { type LiveTimeoutEvaluation, runApp1 } from './app1.js';
 import { startApp2 } from './app2.js';
 

@@ -1,4 +1,4 @@
-import type { TimeoutStrategy } from '../../policy/timeout/TimeoutStrategy.js';
+import type { TimeoutStrategy } from '../../policy/timeouts/TimeoutStrategy.js';
 import {
   attemptTimeoutMs,
   checkMaxAttempts,
