@@ -23,10 +23,10 @@ import { pathToFileURL } from 'node:url';
 import { retry as cockatielRetry, ExponentialBackoff, handleAll } from 'cockatiel';
 import pRetry from 'p-retry';
 import { type Dispatcher, interceptors } from 'undici';
+import { retryPolicy } from '../src/policy/retry/RetryPolicy.js';
 import { fixedTimeout } from '../src/policy/timeouts/TimeoutStrategy.js';
 import { difftryFetch } from '../src/runtime/fetch.js';
 import { retry } from '../src/runtime/retry.js';
-import { retryPolicy } from '../src/runtime/retryPolicy.js';
 import { difftryInterceptor } from '../src/runtime/undici.js';
 import { median, report } from './harness.js';
 

@@ -31,7 +31,7 @@ export { DEFAULT_BACKOFF } from './model/backoff/BackoffDescription.js';
 export { type RandomSource, seededRandom } from './model/random.js';
 export * from './policy/budget/index.js';
 export type { RetryBudget } from './policy/budget/RetryBudget.js';
-export type { Clock } from './policy/Clock.js';
+export { type Clock, systemClock } from './policy/Clock.js';
 export { type ClassOptions, type ClassTable, classTable } from './policy/classes/ClassTable.js';
 export {
   type AttemptOutcome,
@@ -47,13 +47,13 @@ export {
 } from './policy/retry/CallTracker.js';
 export type { RetryEventKind, RetryEventSink } from './policy/retry/RetryEvent.js';
 export {
-  createRetryPolicy,
   type GiveUpReason,
   type RetryContext,
   type RetryDecision,
   type RetryOn,
   type RetryPolicy,
   type RetryPolicyOptions,
+  retryPolicy,
 } from './policy/retry/RetryPolicy.js';
 export { parseGrpcPushback, parseRetryAfter } from './policy/retry/retryAfter.js';
 export * from './policy/timeouts/index.js';
@@ -88,5 +88,4 @@ export {
   type RetryOptions,
   retry,
 } from './runtime/retry.js';
-export { retryPolicy, systemClock } from './runtime/retryPolicy.js';
 export { type DifftryInterceptorOptions, difftryInterceptor } from './runtime/undici.js';

@@ -2,7 +2,7 @@ import { type BackoffDescription, DEFAULT_BACKOFF } from '../model/backoff/Backo
 import { serviceTimeDistribution } from '../model/distributions/index.js';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
 import type { ClassOptions } from '../policy/classes/ClassTable.js';
-import { createRetryPolicy } from '../policy/retry/RetryPolicy.js';
+import { retryPolicy } from '../policy/retry/RetryPolicy.js';
 import {
   ADAPTIVE_TIMEOUT_KINDS,
   createTimeoutStrategy,
@@ -111,7 +111,7 @@ export function toNetworkSimulationOptions(
               const timeoutMs = hop[name] ?? classTimeouts[name];
               classes[name] = timeoutMs === undefined ? c : { ...c, timeoutMs };
             }
-            return createRetryPolicy({ ...options, classes });
+            return retryPolicy({ ...options, classes });
           },
         }),
   };

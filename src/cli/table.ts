@@ -1,3 +1,5 @@
+import { fixed as fixedDigits } from '../report/numberFormat.js';
+
 /** A column of a text table: its heading and whether numbers align right (default true). */
 export interface Column {
   readonly heading: string;
@@ -34,8 +36,8 @@ export function formatTable(
 
 /** Formats a probability or ratio with 4 decimals. */
 export function fixed(value: number, digits = 4): string {
-  if (Number.isNaN(value)) return UNDEFINED_CELL;
-  return Number.isFinite(value) ? value.toFixed(digits) : String(value);
+  // A table spells out an infinity (a ratio over nothing) but marks an undefined figure.
+  return Number.isNaN(value) ? UNDEFINED_CELL : fixedDigits(value, digits, String(value));
 }
 
 /** What a table prints for a figure that is not defined (NaN): see {@link UNDEFINED_NOTE}. */

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { percentPoints } from '../report/numberFormat.js';
 import { builtinExample } from '../spec/examples.js';
 import { parseNetwork } from '../spec/parseNetwork.js';
 import { FIG5_BACKOFF, FIG5_PRESETS, runFig5 } from '../testbed/experiment/fig5.js';
@@ -114,7 +115,7 @@ export function runFolder(now: Date): string {
 export function formatFig5(result: Awaited<ReturnType<typeof runFig5>>): string {
   const summary = fig5Summary(result);
   const { setup } = result;
-  const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}` : 'n/a');
+  const pct = (x: number) => percentPoints(x);
   const rows = result.points.flatMap((point) =>
     point.measurement.classes.map((c, i) => {
       const predicted = point.prediction.calls.endToEnd[c.name]?.rejection ?? Number.NaN;

@@ -1,9 +1,9 @@
 import type { Registry } from 'prom-client';
 import type { RandomSource } from '../model/random.js';
 import type { Clock } from '../policy/Clock.js';
+import { systemClock } from '../policy/Clock.js';
 import { type ClassOptions, classTable } from '../policy/classes/ClassTable.js';
 import { classHeaderVariant } from '../policy/request/classHeaderVariant.js';
-import { systemClock } from '../runtime/retryPolicy.js';
 import { checkSidecarConfig, parseEdgeValueList } from '../spec/parseSidecarConfig.js';
 import { SpecError } from '../spec/SpecError.js';
 import { parseListen, type SidecarConfig, type SidecarConfigInput } from '../spec/sidecarSchema.js';

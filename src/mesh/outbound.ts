@@ -4,7 +4,7 @@ import { type Dispatcher, Pool } from 'undici';
 import type { RandomSource } from '../model/random.js';
 import type { Clock } from '../policy/Clock.js';
 import type { ClassOptions } from '../policy/classes/ClassTable.js';
-import { createRetryPolicy, type RetryPolicy } from '../policy/retry/RetryPolicy.js';
+import { type RetryPolicy, retryPolicy } from '../policy/retry/RetryPolicy.js';
 import { createTimeoutStrategy } from '../policy/timeouts/createTimeoutStrategy.js';
 import { fixedTimeout, type TimeoutStrategy } from '../policy/timeouts/TimeoutStrategy.js';
 import { errorCode } from '../runtime/errors.js';
@@ -203,7 +203,7 @@ function createUpstream(
       ...(spec.backoff !== undefined && { backoff: spec.backoff }),
     };
   }
-  const policy = createRetryPolicy({
+  const policy = retryPolicy({
     classes,
     ...(config.defaultClass !== undefined && { defaultClass: config.defaultClass }),
     header: config.header,

@@ -1,8 +1,8 @@
 import type { AttemptOutcome, HeaderLookup } from '../policy/retry/AttemptOutcome.js';
 import type { RetryPolicy, RetryPolicyOptions } from '../policy/retry/RetryPolicy.js';
+import { retryPolicy } from '../policy/retry/RetryPolicy.js';
 import type { TimeoutStrategy } from '../policy/timeouts/TimeoutStrategy.js';
 import type { RetryListeners } from './retryEvents.js';
-import { retryPolicy } from './retryPolicy.js';
 
 export type { RetryListeners } from './retryEvents.js';
 

@@ -30,8 +30,8 @@ export type {
   RetryPolicy,
   RetryPolicyOptions,
 } from '../policy/retry/RetryPolicy.js';
+export { retryPolicy } from '../policy/retry/RetryPolicy.js';
 export type { TimeoutStrategy } from '../policy/timeouts/TimeoutStrategy.js';
-export { retryPolicy } from './retryPolicy.js';
 
 /** Options of {@link difftryGrpcInterceptor}. */
 export interface DifftryGrpcInterceptorOptions extends RetryListeners {

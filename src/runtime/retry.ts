@@ -1,12 +1,12 @@
 import type { AttemptOutcome } from '../policy/retry/AttemptOutcome.js';
 import { CallTracker, DEADLINE_SPENT, NO_TIMEOUT } from '../policy/retry/CallTracker.js';
 import type { RetryPolicy, RetryPolicyOptions } from '../policy/retry/RetryPolicy.js';
+import { retryPolicy } from '../policy/retry/RetryPolicy.js';
 import type { TimeoutStrategy } from '../policy/timeouts/TimeoutStrategy.js';
 import { Cancellation } from './Cancellation.js';
 import { currentContext, runWithContextOf } from './context.js';
 import { AttemptTimeoutError, errorCode } from './errors.js';
 import { eventSink, type RetryListeners } from './retryEvents.js';
-import { retryPolicy } from './retryPolicy.js';
 
 export type { RetryEvent } from '../policy/retry/RetryEvent.js';
 export { channels } from './retryEvents.js';

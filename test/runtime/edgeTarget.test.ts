@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { retryPolicy } from '../../src/policy/retry/RetryPolicy.js';
 import { currentContext } from '../../src/runtime/context.js';
 import { type RequestContextOptions, withRequestContext } from '../../src/runtime/http.js';
-import { retryPolicy } from '../../src/runtime/retryPolicy.js';
 import { rawGet } from '../mesh/rawExchange.js';
 
 // The runtime library's edge mode: the route `edge(req)` classifies

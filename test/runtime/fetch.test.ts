@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BackoffDescription } from '../../src/model/backoff/BackoffDescription.js';
+import { retryPolicy } from '../../src/policy/retry/RetryPolicy.js';
 import { fixedTimeout } from '../../src/policy/timeouts/TimeoutStrategy.js';
 import { runWithContext } from '../../src/runtime/context.js';
 import { AttemptTimeoutError, errorCode, isDifftryError } from '../../src/runtime/errors.js';
 import { difftryFetch, type FetchFunction } from '../../src/runtime/fetch.js';
 import type { RetryEvent } from '../../src/runtime/retry.js';
-import { retryPolicy } from '../../src/runtime/retryPolicy.js';
 import {
   bytes,
   closedPortUrl,

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { retryPolicy } from '../../src/policy/retry/RetryPolicy.js';
 import { currentContext } from '../../src/runtime/context.js';
 import { difftryFetch } from '../../src/runtime/fetch.js';
 import {
@@ -8,7 +9,6 @@ import {
   type RequestContextOptions,
   withRequestContext,
 } from '../../src/runtime/http.js';
-import { retryPolicy } from '../../src/runtime/retryPolicy.js';
 import { type LoopbackServer, startServer } from './loopback.js';
 
 const policy = retryPolicy({
@@ -53,8 +53,12 @@ interface Seen {
  * A frontend wrapped in `withRequestContext` that, while serving a request, calls the orders
  * service through `difftryFetch` without naming a class, and reports what it saw.
  */
-async function frontend(ordersUrl: string, options?: RequestContextOptions): Promise<string> {
-  const fetchWithRetries = difftryFetch({ policy });
+async function frontend(
+  ordersUrl: string,
+  options?: RequestContextOptions,
+  through = policy,
+): Promise<string> {
+  const fetchWithRetries = difftryFetch({ policy: through });
   const handler = async (req: IncomingMessage, res: ServerResponse) => {
     // Reading the body first: the context must survive awaiting the request's stream.
     for await (const _ of req);
@@ -70,7 +74,7 @@ async function frontend(ordersUrl: string, options?: RequestContextOptions): Pro
     };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(seen));
   };
-  return listen(createServer(withRequestContext(policy, handler, options)));
+  return listen(createServer(withRequestContext(through, handler, options)));
 }
 
 async function visit(url: string, headers: Record<string, string> = {}): Promise<Seen> {
@@ -151,11 +155,17 @@ describe('withRequestContext: trusted mode', () => {
 
   it('turns a remaining-time header into the deadline', async () => {
     const orders = await downstream();
-    const url = await frontend(orders.url, { deadlineHeader: 'X-Deadline-Ms' });
-    const before = Date.now();
+    // A policy clock that stands still: the deadline is exactly its reading plus the header's.
+    const stillClock = retryPolicy({
+      classes: { high: { retries: 5 }, low: { retries: 1 } },
+      defaultClass: 'low',
+      backoff: { kind: 'constant', delayMs: 0 },
+      clock: () => 5_000,
+    });
+    const url = await frontend(orders.url, { deadlineHeader: 'X-Deadline-Ms' }, stillClock);
     const seen = await visit(url, { 'x-deadline-ms': '60000' });
-    expect(seen.deadlineMs).toBeGreaterThanOrEqual(before + 60_000);
-    expect(seen.deadlineMs).toBeLessThanOrEqual(Date.now() + 60_000);
+    expect(seen.deadlineMs).toBe(65_000);
+    expect(orders.requests).toHaveLength(2);
     expect((await visit(url, { 'x-deadline-ms': 'soon' })).deadlineMs).toBeUndefined();
   });
 });

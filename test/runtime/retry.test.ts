@@ -2,6 +2,7 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AttemptOutcome } from '../../src/policy/retry/AttemptOutcome.js';
 import type { RetryPolicyOptions } from '../../src/policy/retry/RetryPolicy.js';
+import { retryPolicy } from '../../src/policy/retry/RetryPolicy.js';
 import { fixedTimeout, type TimeoutStrategy } from '../../src/policy/timeouts/TimeoutStrategy.js';
 import { currentContext, runWithContext } from '../../src/runtime/context.js';
 import { AttemptTimeoutError } from '../../src/runtime/errors.js';
@@ -12,7 +13,6 @@ import {
   type RetryOptions,
   retry,
 } from '../../src/runtime/retry.js';
-import { retryPolicy } from '../../src/runtime/retryPolicy.js';
 
 const options: RetryPolicyOptions = {
   classes: { high: { retries: 5 }, low: { retries: 1 } },

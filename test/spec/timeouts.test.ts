@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toNetworkSimulationOptions } from '../../src/cli/simulationConfig.js';
-import { createRetryPolicy } from '../../src/policy/retry/RetryPolicy.js';
+import { retryPolicy } from '../../src/policy/retry/RetryPolicy.js';
 import { parseNetwork, SpecError, toNetworkModel } from '../../src/spec/index.js';
 
 const FILE = `classes:
@@ -52,8 +52,8 @@ describe('per-try timeouts per class and hop in a network file', () => {
       clock: () => 0,
       random: () => 0.5,
     };
-    const intoApi = build?.(0, policyOptions as never) ?? createRetryPolicy(policyOptions);
-    const intoDb = build?.(1, policyOptions as never) ?? createRetryPolicy(policyOptions);
+    const intoApi = build?.(0, policyOptions as never) ?? retryPolicy(policyOptions);
+    const intoDb = build?.(1, policyOptions as never) ?? retryPolicy(policyOptions);
     expect([intoApi.timeoutMs('high'), intoApi.timeoutMs('low')]).toEqual([400, undefined]);
     expect([intoDb.timeoutMs('high'), intoDb.timeoutMs('low')]).toEqual([400, 100]);
   });

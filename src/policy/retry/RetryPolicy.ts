@@ -5,7 +5,7 @@ import {
 } from '../../model/backoff/BackoffDescription.js';
 import type { RandomSource } from '../../model/random.js';
 import type { RetryBudget } from '../budget/RetryBudget.js';
-import type { Clock } from '../Clock.js';
+import { type Clock, systemClock } from '../Clock.js';
 import { type ClassOptions, type ClassTable, classTable } from '../classes/ClassTable.js';
 import { type AttemptOutcome, GRPC_STATUS } from './AttemptOutcome.js';
 import { parseGrpcPushback, parseRetryAfter } from './retryAfter.js';
@@ -50,11 +50,15 @@ export interface RetryPolicyOptions {
   /** A retry budget that composes with the class limits (checked after them). */
   readonly budget?: RetryBudget;
   /**
-   * Milliseconds. `retryPolicy` (the runtime's factory) defaults it to the wall clock; the
-   * simulator passes its virtual clock.
+   * The policy's clock, ms: backoff deadlines and `Retry-After` dates are read on it, and every
+   * executor driving the policy takes its times from it. The simulator passes its virtual clock.
+   * @default systemClock (the wall clock)
    */
   readonly clock?: Clock;
-  /** Uniforms in [0, 1) for jitter (`retryPolicy` defaults it); tests and the simulator seed it. */
+  /**
+   * Uniforms in [0, 1) for the backoff's jitter; tests and the simulator pass a seeded source.
+   * @default Math.random
+   */
   readonly random?: RandomSource;
 }
 
@@ -118,31 +122,34 @@ const DEFAULT_GRPC_CODES = [GRPC_STATUS.UNAVAILABLE, GRPC_STATUS.RESOURCE_EXHAUS
 
 /**
  * The DiffTry retry policy: each priority class has its own retry limit, so under overload the
- * high classes keep retrying while the low ones give up quickly. This factory takes the clock and
- * the random source explicitly (policies never read real time); applications use `retryPolicy`
- * from the package root, which supplies the wall clock and `Math.random`.
+ * high classes keep retrying while the low ones give up quickly. Build it once and share it:
+ * budgets live in it. The clock and the random source default to the wall clock and
+ * `Math.random`; tests inject fakes, the simulator its virtual clock and a seeded source.
  * @example
  * ```ts
- * const policy = createRetryPolicy({
+ * const policy = retryPolicy({
  *   classes: { high: { retries: 5 }, low: { retries: 1 } },
  *   defaultClass: 'low',
  *   backoff: { kind: 'exponential', baseMs: 50, maxMs: 2000, jitter: 'full' },
- *   clock: () => simulation.now * 1000, // virtual time
- *   random: seededRandom(7),
  * });
  * policy.decide({ className: 'high', retries: 0, outcome: { kind: 'status', status: 503 } });
  * // → { retry: true, delayMs: …, fromServer: false }
+ *
+ * // In virtual time, with a seeded random source:
+ * retryPolicy({ classes, clock: () => simulation.now * 1000, random: seededRandom(7) });
  * ```
  */
-export function createRetryPolicy(
-  options: RetryPolicyOptions & { readonly clock: Clock; readonly random: RandomSource },
-): RetryPolicy {
+export function retryPolicy(options: RetryPolicyOptions): RetryPolicy {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`retryPolicy options should be an object, got ${String(options)}`);
+  }
   const names = Object.keys(options.classes ?? {});
   const table = classTable(
     options.classes,
     options.defaultClass ?? (names[names.length - 1] as string),
   );
-  const { clock, random } = options;
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? Math.random;
   const header = (options.header ?? 'x-priority').toLowerCase();
   if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(header)) {
     throw new TypeError(

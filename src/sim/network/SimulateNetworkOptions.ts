@@ -53,7 +53,7 @@ export interface SimulateNetworkOptions {
   readonly serviceTimes?: readonly ServiceTimeDistribution[];
   /**
    * Builds the retry policy of the clients calling service `serviceIndex`; default
-   * `createRetryPolicy`. The options it receives carry the service's per-class retry limits, the
+   * `retryPolicy`. The options it receives carry the service's per-class retry limits, the
    * backoff, the simulation's virtual clock (ms) and the run's seeded random source. A test can
    * wrap the policy to watch its decisions; the simulator never decides a retry itself.
    */

@@ -11,7 +11,7 @@ import type { Clock } from '../../policy/Clock.js';
 import type { ClassOptions } from '../../policy/classes/ClassTable.js';
 import type { AttemptOutcome } from '../../policy/retry/AttemptOutcome.js';
 import { type CallSettings, CallTracker, NO_TIMEOUT } from '../../policy/retry/CallTracker.js';
-import { createRetryPolicy, type RetryPolicy } from '../../policy/retry/RetryPolicy.js';
+import { type RetryPolicy, retryPolicy } from '../../policy/retry/RetryPolicy.js';
 import { fixedTimeout } from '../../policy/timeouts/TimeoutStrategy.js';
 import {
   createLatencyHistogram,
@@ -61,7 +61,7 @@ const ID_SPAN = 2 ** 22;
  * service i as a Poisson stream of rate γ_i^p. A request that succeeds at i moves to j with
  * probability F_ij^p (routes for all classes plus those of class p) or leaves. At every hop a
  * rejected attempt is retried as the runtime's client would: the hop's `RetryPolicy` (one per
- * service, built by `createRetryPolicy` with that service's limits k_i^p) is asked with a 503
+ * service, built by `retryPolicy` with that service's limits k_i^p) is asked with a 503
  * outcome, and the retry is scheduled after the delay it returns. A request that exhausts its
  * retries at a hop is rejected end to end.
  *
@@ -278,7 +278,7 @@ class NetworkRun {
     this.strategy = strategy;
     const uniform = usesUniformLimits(strategy);
     const makePolicy =
-      options.retryPolicy ?? ((_index, policyOptions) => createRetryPolicy(policyOptions));
+      options.retryPolicy ?? ((_index, policyOptions) => retryPolicy(policyOptions));
     this.policies = services.map((service, i) => {
       const limit = (p: number): number =>
         service.retryLimits[p] ?? network.classes[p]?.retryLimit ?? 0;

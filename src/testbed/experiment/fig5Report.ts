@@ -1,6 +1,7 @@
 import { describeBackoff } from '../../model/backoff/describeBackoff.js';
 import type { NetworkReport } from '../../model/network/NetworkReport.js';
 import { fractionChartSvg } from '../../report/fractionChart.js';
+import { fixed, percent, signedPercentPoints } from '../../report/numberFormat.js';
 import type { Fig5Result, Fig5Run } from './fig5.js';
 import { type Fig5Row, fig5DiscardedRows, fig5Rows, fig5Summary } from './fig5Summary.js';
 import { batchCount } from './measureTestbed.js';
@@ -107,14 +108,8 @@ export function fig5Json(result: Fig5Result): string {
   return JSON.stringify(document, null, 2);
 }
 
-const pct = (x: number, digits = 1) =>
-  Number.isFinite(x) ? `${(100 * x).toFixed(digits)} %` : 'n/a';
-const fixed = (x: number, digits: number) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
-const signedPct = (x: number) => {
-  if (!Number.isFinite(x)) return 'n/a';
-  const points = (100 * Math.abs(x)).toFixed(1);
-  return points === '0.0' ? '0.0' : `${x > 0 ? '+' : '−'}${points}`;
-};
+const pct = percent;
+const signedPct = signedPercentPoints;
 const kLabel = (key: string) => `(${key.replace('/', ', ')})`;
 
 /**

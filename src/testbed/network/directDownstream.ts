@@ -4,8 +4,8 @@ import type { BackoffDescription } from '../../model/backoff/BackoffDescription.
 import type { RandomSource } from '../../model/random.js';
 import type { AttemptOutcome } from '../../policy/retry/AttemptOutcome.js';
 import type { RetryPolicy } from '../../policy/retry/RetryPolicy.js';
+import { retryPolicy } from '../../policy/retry/RetryPolicy.js';
 import { retry } from '../../runtime/retry.js';
-import { retryPolicy } from '../../runtime/retryPolicy.js';
 import { type Downstream, type DownstreamCallOptions, EXTERNAL_HEADER } from './Downstream.js';
 
 /** A child a {@link directDownstream} can call. */

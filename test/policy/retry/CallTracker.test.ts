@@ -11,10 +11,10 @@ import {
 } from '../../../src/policy/retry/CallTracker.js';
 import type { RetryEvent, RetryEventKind } from '../../../src/policy/retry/RetryEvent.js';
 import {
-  createRetryPolicy,
   type RetryContext,
   type RetryPolicy,
   type RetryPolicyOptions,
+  retryPolicy,
 } from '../../../src/policy/retry/RetryPolicy.js';
 import type { TimeoutObservation } from '../../../src/policy/timeouts/TimeoutStrategy.js';
 
@@ -48,7 +48,7 @@ function harness(options: Partial<RetryPolicyOptions> = {}, admit = true) {
     retryFinished: (c, t) => log.push(`retryFinished ${c} ${t}`),
     balance: () => 0,
   };
-  const inner = createRetryPolicy({
+  const inner = retryPolicy({
     classes: { high: { retries: 2 }, low: { retries: 0 } },
     backoff: { kind: 'constant', delayMs: 10 },
     clock: () => now,
@@ -260,7 +260,7 @@ describe('CallTracker', () => {
     h.tracker.startAttempt();
     h.tracker.attemptEnded(SUCCESS);
     expect(built).toBe(0);
-    const other = createRetryPolicy({
+    const other = retryPolicy({
       classes: { low: { retries: 0 } },
       clock: () => 0,
       random: seededRandom(2),

@@ -5,7 +5,7 @@ import { finagleBudget } from '../../../src/policy/budget/index.js';
 import type { RetryBudget } from '../../../src/policy/budget/RetryBudget.js';
 import type { AttemptOutcome, HeaderLookup } from '../../../src/policy/retry/AttemptOutcome.js';
 import type { RetryContext, RetryPolicyOptions } from '../../../src/policy/retry/RetryPolicy.js';
-import { retryPolicy } from '../../../src/runtime/retryPolicy.js';
+import { retryPolicy } from '../../../src/policy/retry/RetryPolicy.js';
 
 const CLASSES = { high: { retries: 5 }, mid: { retries: 2 }, low: { retries: 1 } } as const;
 const CONSTANT = { kind: 'constant', delayMs: 123 } as const;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { NetworkModel } from '../../../src/model/index.js';
 import {
-  createRetryPolicy,
   type RetryContext,
   type RetryDecision,
+  retryPolicy,
 } from '../../../src/policy/retry/RetryPolicy.js';
 import {
   fixedTimeout,
@@ -102,7 +102,7 @@ describe('simulateNetwork per-try timeouts', () => {
       duration: 500,
       seed: 5,
       retryPolicy: (_i, options) =>
-        createRetryPolicy({ ...options, classes: { only: { retries: 0, timeoutMs: 20 } } }),
+        retryPolicy({ ...options, classes: { only: { retries: 0, timeoutMs: 20 } } }),
     });
     const withStrategy = simulateNetwork(mm1, {
       duration: 500,
@@ -141,7 +141,7 @@ describe('simulateNetwork per-try timeouts', () => {
       seed: 2,
       timeouts: () => fixedTimeout(20),
       retryPolicy: (_i, options) => {
-        const policy = createRetryPolicy({
+        const policy = retryPolicy({
           ...options,
           classes: { only: { retries: 1, backoff: { kind: 'constant', delayMs: 5 } } },
         });
@@ -194,7 +194,7 @@ describe('simulateNetwork per-class backoffs, internal calls, progress', () => {
         { kind: 'constant', delayMs: 500 },
       ],
       retryPolicy: (_i, options) => {
-        const policy = createRetryPolicy(options);
+        const policy = retryPolicy(options);
         return {
           ...policy,
           decide: (context: RetryContext): RetryDecision => {

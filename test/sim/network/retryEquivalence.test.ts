@@ -18,8 +18,8 @@ import type {
   RetryPolicy,
   RetryPolicyOptions,
 } from '../../../src/policy/retry/RetryPolicy.js';
+import { retryPolicy } from '../../../src/policy/retry/RetryPolicy.js';
 import { retry } from '../../../src/runtime/retry.js';
-import { retryPolicy } from '../../../src/runtime/retryPolicy.js';
 import { simulateNetwork } from '../../../src/sim/network/simulateNetwork.js';
 
 /** The policy's own random source, apart from the simulator's (arrivals, service times). */

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { analyzeNetwork, type NetworkModel } from '../../../src/model/index.js';
 import { seededRandom } from '../../../src/model/random.js';
 import {
-  createRetryPolicy,
   type RetryContext,
   type RetryDecision,
+  retryPolicy,
 } from '../../../src/policy/retry/RetryPolicy.js';
 import { simulateNetwork } from '../../../src/sim/network/simulateNetwork.js';
 import { replicateSingleService } from '../../../src/sim/replicate.js';
@@ -99,7 +99,7 @@ describe('simulateNetwork (routing mode)', () => {
       seed: 5,
       retryPolicy: (service, options) => {
         // A deterministic random of its own, so the policy's draws can be replayed outside.
-        const policy = createRetryPolicy({ ...options, random: seededRandom(policyRandomSeed) });
+        const policy = retryPolicy({ ...options, random: seededRandom(policyRandomSeed) });
         return {
           ...policy,
           decide(context) {
@@ -113,7 +113,7 @@ describe('simulateNetwork (routing mode)', () => {
     expect(calls.length).toBeGreaterThan(100);
     expect(calls.some((c) => c.decision.retry)).toBe(true);
     expect(calls.some((c) => !c.decision.retry)).toBe(true);
-    const direct = createRetryPolicy({
+    const direct = retryPolicy({
       classes: { high: { retries: 5 }, low: { retries: 1 } },
       defaultClass: 'low',
       backoff: { kind: 'random', meanMs: 100 },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RetryBudget } from '../../../src/policy/budget/index.js';
-import { createRetryPolicy } from '../../../src/policy/retry/RetryPolicy.js';
+import { retryPolicy } from '../../../src/policy/retry/RetryPolicy.js';
 import { replicateNetwork } from '../../../src/sim/network/replicateNetwork.js';
 import { simulateNetwork } from '../../../src/sim/network/simulateNetwork.js';
 import { oneService } from './fixtures.js';
@@ -102,7 +102,7 @@ describe('simulateNetwork strategies', () => {
         strategy,
         retryPolicy: (_service, options) => {
           expect(options.budget).toBeDefined();
-          return createRetryPolicy({ ...options, budget: watch(options.budget as RetryBudget) });
+          return retryPolicy({ ...options, budget: watch(options.budget as RetryBudget) });
         },
       });
       expect(counts.admitted).toBeGreaterThan(0);

@@ -4,7 +4,7 @@ import { createBudget } from '../../../../src/policy/budget/createBudget.js';
 import type { RetryBudget } from '../../../../src/policy/budget/RetryBudget.js';
 import type { RetryEvent, RetryEventKind } from '../../../../src/policy/retry/RetryEvent.js';
 import type { RetryPolicy } from '../../../../src/policy/retry/RetryPolicy.js';
-import { retryPolicy } from '../../../../src/runtime/retryPolicy.js';
+import { retryPolicy } from '../../../../src/policy/retry/RetryPolicy.js';
 import { type NormalizedEvent, normalize, type Scenario, type Transport } from './scripts.js';
 
 /** One executor, with the loopback server (or nothing) it runs against. */

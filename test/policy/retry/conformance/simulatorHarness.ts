@@ -5,7 +5,7 @@
  */
 import { deterministicDistribution } from '../../../../src/model/distributions/deterministic.js';
 import type { NetworkModel } from '../../../../src/model/network/NetworkModel.js';
-import { createRetryPolicy } from '../../../../src/policy/retry/RetryPolicy.js';
+import { retryPolicy } from '../../../../src/policy/retry/RetryPolicy.js';
 import { simulateNetwork } from '../../../../src/sim/network/simulateNetwork.js';
 import { budgetOf, collect, type Harness } from './harness.js';
 import type { NormalizedEvent, Scenario } from './scripts.js';
@@ -54,7 +54,7 @@ export async function run(scenario: Scenario): Promise<NormalizedEvent[]> {
     serviceTimes: [deterministicDistribution(service === 'reject' ? 0.01 : 3600)],
     // The scenario's own policy on the simulator's clock and random, with a fresh budget.
     retryPolicy: (_index, options) =>
-      createRetryPolicy({
+      retryPolicy({
         ...options,
         ...scenario.policy,
         clock: options.clock,
