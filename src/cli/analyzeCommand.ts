@@ -15,6 +15,7 @@ import {
 import type { ModelName } from '../model/phi/Phi.js';
 import { toNetworkModel } from '../spec/toNetworkModel.js';
 import type { CommandOutput } from './CommandOutput.js';
+import { EXIT_NEGATIVE } from './exitCodes.js';
 import { loadNetwork, type NetworkSource } from './input.js';
 import { checkOutputPath, writeOutputFiles } from './outputPath.js';
 import { applySweep, parseSweep } from './sweep.js';
@@ -54,7 +55,7 @@ export async function analyzeCommand(options: AnalyzeOptions): Promise<CommandOu
       : {
           stdout,
           stderr: `the fixed point did not converge in ${report.iterations} iterations (residual ${report.residual.toExponential(2)})`,
-          exitCode: 1,
+          exitCode: EXIT_NEGATIVE,
         };
   }
   const sweep = parseSweep(options.sweep, model);
@@ -164,7 +165,7 @@ export async function analyzeCommand(options: AnalyzeOptions): Promise<CommandOu
   const failures = points.filter((p) => !p.report.converged).length;
   return failures === 0
     ? { stdout, stderr }
-    : { stdout, stderr: `${failures} sweep point(s) did not converge`, exitCode: 1 };
+    : { stdout, stderr: `${failures} sweep point(s) did not converge`, exitCode: EXIT_NEGATIVE };
 }
 
 /** The human-readable form of an analysis: a per-service table and an end-to-end table. */

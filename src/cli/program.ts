@@ -4,6 +4,7 @@ import { isSpecError } from '../spec/SpecError.js';
 import { analyzeCommand } from './analyzeCommand.js';
 import type { CommandOutput } from './CommandOutput.js';
 import { DEMO_DEFAULTS, demoCommand } from './demoCommand.js';
+import { EXIT_BAD_INPUT, EXIT_INTERNAL } from './exitCodes.js';
 import { GENERATE_DEFAULTS, generateCommand } from './generateCommand.js';
 import { integerIn, nonNegativeNumber, parseModel, parseRetries, positiveNumber } from './input.js';
 import { registerMeshCommand } from './meshCommand.js';
@@ -26,7 +27,7 @@ import {
 } from './verifyUniquenessCommand.js';
 
 /** Exit code for bad input of every kind: a bad file, option or argument. */
-export const EXIT_BAD_INPUT = 2;
+export { EXIT_BAD_INPUT } from './exitCodes.js';
 
 /** The package's version, from the package.json beside `src/` and `dist/`. */
 function packageVersion(): string {
@@ -385,8 +386,9 @@ function write(text: string): void {
 }
 
 /**
- * Runs the CLI with `argv` (without the node and script paths) and returns the exit code:
- * 0 on success, 2 on bad input (one line on stderr, nothing on stdout), 1 on an internal error.
+ * Runs the CLI with `argv` (without the node and script paths) and returns the exit code (see
+ * `exitCodes.ts`): 0 on success, 1 for a negative answer, 2 on bad input (one line on stderr,
+ * nothing on stdout), 70 on an internal error.
  */
 export async function main(argv: readonly string[]): Promise<number> {
   try {
@@ -404,6 +406,6 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(
       `difftry: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
     );
-    return 1;
+    return EXIT_INTERNAL;
   }
 }

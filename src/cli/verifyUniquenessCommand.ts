@@ -12,6 +12,7 @@ import {
 import { DEFAULT_MAX_CLASSES, DISTINCT_TOLERANCE, MAX_CLASSES } from '../model/uniqueness/index.js';
 import type { CommandOutput } from './CommandOutput.js';
 import { writeCounterexamples } from './counterexampleFiles.js';
+import { EXIT_NEGATIVE } from './exitCodes.js';
 import { formatUniquenessRun } from './formatUniquenessRun.js';
 import { checkOutputDirectory } from './outputPath.js';
 import { progressOnStderr } from './progress.js';
@@ -188,7 +189,7 @@ export async function verifyUniquenessCommand(
       form === 'calls'
         ? `${found} (bistable call graphs: a healthy state and a retry storm, a property of the model, not a solver failure); wrote them to ${where}`
         : `${found}; wrote them to ${where}`,
-    exitCode: 1,
+    exitCode: EXIT_NEGATIVE,
   };
 }
 

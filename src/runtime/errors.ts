@@ -1,27 +1,6 @@
-const BRAND = Symbol.for('difftry.error');
+import { DifftryError } from '../core/DifftryError.js';
 
-/**
- * The base of errors difftry's runtime throws itself, with a stable `code` and a brand that
- * survives duplicate copies of the module (`isDifftryError`).
- */
-export class DifftryError extends Error {
-  readonly code: string;
-  readonly [BRAND] = true;
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-    this.name = 'DifftryError';
-  }
-}
-
-/** Whether `error` is a {@link DifftryError} (from any copy of difftry). */
-export function isDifftryError(error: unknown): error is DifftryError {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as Record<symbol, unknown>)[BRAND] === true
-  );
-}
+export { DifftryError, isDifftryError } from '../core/DifftryError.js';
 
 /** An attempt's per-try timeout expired (code `DIFFTRY_TIMEOUT`). */
 export class AttemptTimeoutError extends DifftryError {

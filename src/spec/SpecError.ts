@@ -1,3 +1,5 @@
+import { DifftryError } from '../core/DifftryError.js';
+
 /**
  * The stable codes of a {@link SpecError}:
  * - `DIFFTRY_SPEC_INVALID`: the file parses but is not a valid network (wrong, missing or unknown
@@ -69,7 +71,8 @@ export function specIssue(init: SpecIssueInit): SpecIssue {
 const SPEC_ERROR_BRAND = Symbol.for('difftry.SpecError');
 
 /**
- * A network file that cannot be used: unreadable, not YAML or JSON, or not a valid network.
+ * A network file that cannot be used: unreadable, not YAML or JSON, or not a valid network. A
+ * {@link DifftryError} whose `code` is a {@link SpecErrorCode}.
  *
  * Its `message` is one line naming the first problem in document order, e.g.
  * `net.yaml:7:15: services[0].capacity: expected a positive number (requests/s), got -3`;
@@ -85,9 +88,9 @@ const SPEC_ERROR_BRAND = Symbol.for('difftry.SpecError');
  * }
  * ```
  */
-export class SpecError extends Error {
+export class SpecError extends DifftryError {
   /** Which kind of problem the first issue is. */
-  readonly code: SpecErrorCode;
+  declare readonly code: SpecErrorCode;
   /** The file, as named to the parser. */
   readonly file: string;
   /** 1-based line of the first problem, when known. */
@@ -104,9 +107,8 @@ export class SpecError extends Error {
   /** @param issues every problem found, first one first; must not be empty. */
   constructor(issues: readonly [SpecIssue, ...SpecIssue[]], options?: ErrorOptions) {
     const [first] = issues;
-    super(first.message, options);
+    super(first.code, first.message, options);
     this.name = 'SpecError';
-    this.code = first.code;
     this.file = first.file;
     this.line = first.line;
     this.column = first.column;

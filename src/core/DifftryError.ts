@@ -1,0 +1,35 @@
+const BRAND = Symbol.for('difftry.error');
+
+/**
+ * The base of every error difftry throws on purpose — a runtime timeout, a bad network file, a
+ * mistaken command line — with a stable `code` (`DIFFTRY_TIMEOUT`, `DIFFTRY_SPEC_INVALID`,
+ * `DIFFTRY_USAGE`, …) to branch on, and a brand that survives duplicate copies of the module
+ * ({@link isDifftryError}).
+ * @example
+ * ```ts
+ * try {
+ *   await loadNetworkFile('net.yaml');
+ * } catch (error) {
+ *   if (isDifftryError(error)) console.error(error.code, error.message);
+ *   else throw error;
+ * }
+ * ```
+ */
+export class DifftryError extends Error {
+  readonly code: string;
+  readonly [BRAND] = true;
+  constructor(code: string, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+    this.name = 'DifftryError';
+  }
+}
+
+/** Whether `error` is a {@link DifftryError} (from any copy of difftry). */
+export function isDifftryError(error: unknown): error is DifftryError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[BRAND] === true
+  );
+}

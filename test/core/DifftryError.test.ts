@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { isUsageError, UsageError } from '../../src/cli/UsageError.js';
+import { DifftryError, isDifftryError } from '../../src/core/DifftryError.js';
+import { AttemptTimeoutError } from '../../src/runtime/errors.js';
+import { parseNetwork } from '../../src/spec/parseNetwork.js';
+import { isSpecError, type SpecError } from '../../src/spec/SpecError.js';
+
+describe('DifftryError: one base with stable codes', () => {
+  it('is the base of the timeout, the spec and the usage errors, each with its code', () => {
+    let spec: unknown;
+    try {
+      parseNetwork('classes: 3', 'net.yaml');
+    } catch (error) {
+      spec = error;
+    }
+    const errors = [
+      new AttemptTimeoutError(5),
+      spec,
+      new UsageError('--seed: expected an integer'),
+    ];
+    expect(errors.map((e) => isDifftryError(e) && e instanceof DifftryError)).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(errors.map((e) => (e as DifftryError).code)).toEqual([
+      'DIFFTRY_TIMEOUT',
+      'DIFFTRY_SPEC_INVALID',
+      'DIFFTRY_USAGE',
+    ]);
+    expect(errors.map((e) => (e as Error).name)).toEqual([
+      'AttemptTimeoutError',
+      'SpecError',
+      'UsageError',
+    ]);
+    expect(isSpecError(spec)).toBe(true);
+    expect((spec as SpecError).message).toMatch(/^net\.yaml:1:\d+: classes: /);
+    expect(isUsageError(errors[2])).toBe(true);
+    expect(isUsageError(spec)).toBe(false);
+  });
+
+  it('is recognised by its brand, not its class (a second copy of the module)', () => {
+    const copy = Object.assign(new Error('from another copy'), {
+      code: 'DIFFTRY_USAGE',
+      [Symbol.for('difftry.error')]: true,
+    });
+    expect(isDifftryError(copy)).toBe(true);
+    expect(isUsageError(copy)).toBe(true);
+    expect(isDifftryError(Object.assign(new Error('x'), { code: 'DIFFTRY_USAGE' }))).toBe(false);
+    expect(isDifftryError(null)).toBe(false);
+  });
+
+  it('keeps the cause', () => {
+    const cause = new Error('disk');
+    expect(new UsageError('cannot write', { cause }).cause).toBe(cause);
+  });
+});
