@@ -12,6 +12,7 @@ import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
 import type { NetworkReport } from '../src/model/network/NetworkReport.js';
 import { fractionChartSvg } from '../src/report/fractionChart.js';
+import { fixed, percent, percentPlusMinus, plusMinus } from '../src/report/numberFormat.js';
 import { replicateNetwork } from '../src/sim/network/replicateNetwork.js';
 import { builtinExample, parseNetwork, toNetworkModel } from '../src/spec/index.js';
 
@@ -82,14 +83,10 @@ function pick(value: unknown, ...path: string[]): number {
   return typeof at === 'number' ? at : Number.NaN;
 }
 
-const fmt = (x: number, d = 4) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
-const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)} %` : 'n/a');
-const pm = (x: number, h: number, d = 2) =>
-  Number.isFinite(x) ? `${x.toFixed(d)}${Number.isFinite(h) ? ` ± ${h.toFixed(d)}` : ''}` : 'n/a';
-const pctPm = (x: number, h: number) =>
-  Number.isFinite(x)
-    ? `${(100 * x).toFixed(1)}${Number.isFinite(h) ? ` ± ${(100 * h).toFixed(1)}` : ''} %`
-    : 'n/a';
+const fmt = (x: number, d = 4) => fixed(x, d);
+const pct = (x: number) => percent(x);
+const pm = plusMinus;
+const pctPm = (x: number, h: number) => percentPlusMinus(x, h);
 
 // ---------------------------------------------------------------------------------------------
 // Run.

@@ -16,6 +16,8 @@ import type { BackoffDescription } from '../src/model/backoff/BackoffDescription
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
 import { RATIO_BUDGET_DEFAULTS } from '../src/policy/budget/index.js';
+import { csvLine } from '../src/report/csv.js';
+import { fixed, percent, percentPlusMinus, plusMinus } from '../src/report/numberFormat.js';
 import {
   type ChartPanel,
   type ChartSeries,
@@ -25,7 +27,6 @@ import {
 import { replicateNetwork } from '../src/sim/network/replicateNetwork.js';
 import { NETWORK_STRATEGIES, type NetworkStrategy } from '../src/sim/network/strategy.js';
 import { builtinExample, parseNetwork, toNetworkModel } from '../src/spec/index.js';
-import { csvLine, fixed, percent, percentPlusMinus, plusMinus } from './lib/reportFormat.js';
 
 const REPLICATIONS = 10;
 const DURATION = 150; // measured virtual seconds per replication

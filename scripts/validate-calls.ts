@@ -21,6 +21,8 @@ import type { NetworkModel } from '../src/model/network/NetworkModel.js';
 import type { NetworkReport } from '../src/model/network/NetworkReport.js';
 import { nominalLoads } from '../src/model/network/nominalLoads.js';
 import { solveCalls } from '../src/model/network/solveCalls.js';
+import { csvLine } from '../src/report/csv.js';
+import { fixed, plusMinus } from '../src/report/numberFormat.js';
 import {
   CHAIN_CAPACITY,
   CHAIN_RATES,
@@ -34,7 +36,6 @@ import {
   rejectionAtS,
   SIZE_RANGE,
 } from './lib/callCases.js';
-import { csvLine, fixed } from './lib/reportFormat.js';
 import {
   nearestEquilibriumByServices,
   type RunSet,
@@ -332,8 +333,7 @@ const rows = outcomes.flatMap(rowsOf);
 // Summaries.
 
 const fmt = (x: number, d = 4) => fixed(x, d);
-const pm = (x: number, h: number) =>
-  Number.isFinite(x) ? `${x.toFixed(4)}${Number.isFinite(h) ? ` ± ${h.toFixed(4)}` : ''}` : 'n/a';
+const pm = (x: number, h: number) => plusMinus(x, h, 4);
 const within = (r: Row) => r.gap <= TARGET;
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const max = (xs: readonly number[]) => Math.max(...xs);

@@ -15,6 +15,7 @@ import type { NetworkModel } from '../src/model/network/NetworkModel.js';
 import type { NetworkReport } from '../src/model/network/NetworkReport.js';
 import { nominalLoads } from '../src/model/network/nominalLoads.js';
 import type { ModelName } from '../src/model/phi/Phi.js';
+import { fixed, plusMinus } from '../src/report/numberFormat.js';
 import { replicateNetwork } from '../src/sim/network/replicateNetwork.js';
 import {
   builtinExample,
@@ -417,9 +418,8 @@ const seconds = (performance.now() - started) / 1000;
 // ---------------------------------------------------------------------------------------------
 // Summaries.
 
-const fmt = (x: number, d = 4) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
-const pm = (x: number, h: number) =>
-  Number.isFinite(x) ? `${x.toFixed(4)}${Number.isFinite(h) ? ` ± ${h.toFixed(4)}` : ''}` : 'n/a';
+const fmt = (x: number, d = 4) => fixed(x, d);
+const pm = (x: number, h: number) => plusMinus(x, h, 4);
 const within = (r: Row) => r.error <= TARGET;
 const rowsOf = (group: Group) => rows.filter((r) => r.c.group === group);
 const casesOf = (group: Group) => cases.filter((c) => c.group === group);

@@ -19,7 +19,8 @@ import { loadavg } from 'node:os';
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
 import type { NetworkReport } from '../src/model/network/NetworkReport.js';
-import { csvLine, fixed } from './lib/reportFormat.js';
+import { csvLine } from '../src/report/csv.js';
+import { fixed, plusMinus } from '../src/report/numberFormat.js';
 import {
   nearestEquilibrium,
   type RunSet,
@@ -290,8 +291,7 @@ const rows = outcomes.flatMap(rowsOf);
 // Summaries.
 
 const fmt = (x: number, d = 4) => fixed(x, d);
-const pm = (x: number, h: number) =>
-  Number.isFinite(x) ? `${x.toFixed(4)}${Number.isFinite(h) ? ` ± ${h.toFixed(4)}` : ''}` : 'n/a';
+const pm = (x: number, h: number) => plusMinus(x, h, 4);
 const within = (r: Row) => r.gap <= TARGET;
 const max = (xs: readonly number[]) => (xs.length === 0 ? Number.NaN : Math.max(...xs));
 const mean = (xs: readonly number[]) =>

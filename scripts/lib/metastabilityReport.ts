@@ -5,6 +5,9 @@
  * sentence is chosen by the numbers it states (a run that no longer shows the storm staying is
  * not described as one that does).
  */
+
+import { csvLine } from '../../src/report/csv.js';
+import { fixed, percent, percentPlusMinus, plusMinus } from '../../src/report/numberFormat.js';
 import {
   type ChartPanel,
   type ChartSeries,
@@ -28,7 +31,6 @@ import {
   type PointAnalysis,
   type TriggeredRun,
 } from './metastabilityExperiment.js';
-import { csvLine, fixed, percent } from './reportFormat.js';
 import { HEALTHY_BELOW, STORM_ABOVE } from './stormWindows.js';
 
 /** What the page says about how it was made. */
@@ -64,14 +66,8 @@ export function renderMetastability(
 // ---------------------------------------------------------------------------------------------
 // Formatting.
 
-const pmText = (m: MeanWithCi95, digits = 1) =>
-  Number.isFinite(m.mean)
-    ? `${m.mean.toFixed(digits)}${Number.isFinite(m.ci95) ? ` ± ${m.ci95.toFixed(digits)}` : ''}`
-    : 'n/a';
-const pctPm = (m: MeanWithCi95) =>
-  Number.isFinite(m.mean)
-    ? `${(100 * m.mean).toFixed(1)}${Number.isFinite(m.ci95) ? ` ± ${(100 * m.ci95).toFixed(1)}` : ''} %`
-    : 'n/a';
+const pmText = (m: MeanWithCi95, digits = 1) => plusMinus(m.mean, m.ci95, digits);
+const pctPm = (m: MeanWithCi95) => percentPlusMinus(m.mean, m.ci95);
 const rate = (x: number | undefined) => (x === undefined ? '—' : fixed(x, 1));
 const kText = (limits: LimitsKey) => {
   const { high, low } = LIMITS[limits].retries;

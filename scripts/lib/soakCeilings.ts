@@ -4,6 +4,7 @@
  * stops and a settle period they must come back near their baseline. Pure: the executor reads
  * `/proc/PID/status` and `/proc/PID/fd` and hands the samples over.
  */
+import { mebibytes } from '../../src/report/numberFormat.js';
 
 /** One sample of a process's resources. */
 export interface ResourceSample {
@@ -59,12 +60,8 @@ export interface ProcessVerdict {
   readonly violations: readonly string[];
 }
 
-const MIB = 1024 * 1024;
-
-/** Bytes as MiB with one decimal: `134.2 MiB`. */
-export function formatMiB(bytes: number): string {
-  return `${(bytes / MIB).toFixed(1)} MiB`;
-}
+/** Bytes as MiB with one decimal: `134.2 MiB` ({@link mebibytes}). */
+export const formatMiB = mebibytes;
 
 /** The median of `values` (the mean of the middle two for an even count); NaN when empty. */
 export function median(values: readonly number[]): number {

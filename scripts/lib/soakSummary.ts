@@ -3,6 +3,7 @@
  * markdown summary printed at the end, and the progress line printed while it runs. Pure: the
  * executor gathers the figures.
  */
+import { thousands, wholePercent } from '../../src/report/numberFormat.js';
 import { formatMiB, type ProcessVerdict, type SoakCeilings } from './soakCeilings.js';
 import type { LedgerTally } from './soakOutcomes.js';
 
@@ -142,11 +143,8 @@ export function soakPassed(checks: readonly SoakCheck[]): boolean {
   return checks.every((check) => check.pass);
 }
 
-function percent(fraction: number): string {
-  return `${Math.round(100 * fraction)} %`;
-}
-
-const count = (n: number) => n.toLocaleString('en-US');
+const percent = wholePercent;
+const count = thousands;
 const minutes = (ms: number) => `${(ms / 60_000).toFixed(2)} min`;
 const cell = (text: string) => text.replaceAll('|', '\\|');
 

@@ -1,45 +1,8 @@
-// The pure helpers behind scripts/strategies.ts (docs/strategies.*): number and CSV formatting,
-// and the panel chart's axes and SVG.
+// The pure helpers behind scripts/strategies.ts (docs/strategies.*): the panel chart's axes and
+// SVG (number and CSV formatting: test/report/numberFormat.test.ts, test/report/csv.test.ts).
 import { describe, expect, it } from 'vitest';
-import {
-  csvCell,
-  csvLine,
-  fixed,
-  percent,
-  percentPlusMinus,
-  plusMinus,
-} from '../../scripts/lib/reportFormat.js';
 import { escapeXml } from '../../src/report/escapeXml.js';
 import { niceAxis, panelChartSvg } from '../../src/report/panelChart.js';
-
-describe('reportFormat', () => {
-  it('formats numbers, and n/a for what is not a finite number', () => {
-    expect(fixed(1.23456)).toBe('1.23');
-    expect(fixed(1.23456, 0)).toBe('1');
-    expect(fixed(Number.NaN)).toBe('n/a');
-    expect(percent(0.2018)).toBe('20.2 %');
-    expect(percent(Number.POSITIVE_INFINITY)).toBe('n/a');
-  });
-
-  it('writes a half-width beside its value only when it is finite', () => {
-    expect(plusMinus(3.849, 0.012)).toBe('3.85 ± 0.01');
-    expect(plusMinus(3.849, Number.NaN)).toBe('3.85');
-    expect(plusMinus(Number.NaN, 0.1)).toBe('n/a');
-    expect(percentPlusMinus(0.2018, 0.0041)).toBe('20.2 ± 0.4 %');
-    expect(percentPlusMinus(0.2018, Number.NaN)).toBe('20.2 %');
-    expect(percentPlusMinus(Number.NaN, 0.01)).toBe('n/a');
-  });
-
-  it('writes CSV cells as RFC 4180 wants them', () => {
-    expect(csvCell(0.1)).toBe('0.1');
-    expect(csvCell(Number.NaN)).toBe('n/a');
-    expect(csvCell('budget-grpc')).toBe('budget-grpc');
-    expect(csvCell('a,b')).toBe('"a,b"');
-    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
-    expect(csvCell('two\nlines')).toBe('"two\nlines"');
-    expect(csvLine(['long', 'difftry', 50, Number.NaN, 0.25])).toBe('long,difftry,50,n/a,0.25');
-  });
-});
 
 describe('niceAxis', () => {
   it.each([
