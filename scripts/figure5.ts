@@ -8,6 +8,13 @@
  * report is written as n/a.
  */
 import { writeFileSync } from 'node:fs';
+import {
+  FIGURE5_GAMMA_HIGH,
+  FIGURE5_GAMMA_LOWS,
+  FIGURE5_HEAVIEST_GAMMA_LOW,
+  figure5Limits,
+  modelAtFigure5Point,
+} from '../src/experiments/figure5/figure5Sweep.js';
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
 import type { NetworkReport } from '../src/model/network/NetworkReport.js';
@@ -21,19 +28,18 @@ const DURATION = 150; // measured virtual seconds per replication
 const WARMUP = 30; // virtual seconds before the window
 const BACKOFF = { kind: 'random', meanMs: 2000 } as const;
 const SEED = 5;
-const GAMMA_HIGH = 50;
-const GAMMA_LOWS = [50, 75, 100, 125, 150, 175, 200, 225, 250] as const;
-const LIMITS = [
-  { key: '5/1', label: 'DiffTry k = (5, 1)', retries: { high: 5, low: 1 } },
-  { key: '5/5', label: 'uniform k = (5, 5)', retries: { high: 5, low: 5 } },
-] as const;
+const GAMMA_HIGH = FIGURE5_GAMMA_HIGH;
+const GAMMA_LOWS = FIGURE5_GAMMA_LOWS;
+const LIMITS = figure5Limits();
+const HEAVIEST = FIGURE5_HEAVIEST_GAMMA_LOW;
 const FORMS = [
   { example: 'hotel', label: 'routing form' },
   { example: 'hotel-calls', label: 'call-graph form' },
 ] as const;
 const CLASSES = ['high', 'low'] as const;
 
-type LimitKey = (typeof LIMITS)[number]['key'];
+/** A retry configuration's key, `5/1` or `5/5`. */
+type LimitKey = string;
 type ClassName = (typeof CLASSES)[number];
 
 interface Row {
@@ -64,15 +70,6 @@ function load(example: string, retries: Readonly<Record<string, number>>): Netwo
   return toNetworkModel(parseNetwork(text, fileName), { retries: { ...retries } });
 }
 
-function withLowRate(network: NetworkModel, low: number): NetworkModel {
-  return {
-    ...network,
-    services: network.services.map((s) =>
-      s.name === 'frontend' ? { ...s, arrivals: [s.arrivals[0] ?? GAMMA_HIGH, low] } : s,
-    ),
-  };
-}
-
 /** A number at `path` inside `value`, or NaN when any step is missing or not a number. */
 function pick(value: unknown, ...path: string[]): number {
   let at: unknown = value;
@@ -97,7 +94,7 @@ let stream = 0;
 for (const form of FORMS) {
   for (const limit of LIMITS) {
     for (const gammaLow of GAMMA_LOWS) {
-      const network = withLowRate(load(form.example, limit.retries), gammaLow);
+      const network = modelAtFigure5Point(load(form.example, limit.retries), gammaLow);
       const predicted: NetworkReport = analyzeNetwork(network);
       if (!predicted.converged) {
         process.stderr.write(`warning: analysis did not converge (${form.example}, ${gammaLow})\n`);
@@ -279,7 +276,7 @@ for (const form of FORMS) {
   md.push('', '| k | class | p50 | p99 |', '| :--- | :--- | ---: | ---: |');
   for (const limit of LIMITS) {
     for (const cls of CLASSES) {
-      const r = find(form.example, limit.key, 250, cls);
+      const r = find(form.example, limit.key, HEAVIEST, cls);
       md.push(
         `| (${limit.key.replace('/', ', ')}) | ${cls} | ${fmt(r?.simLatencyP50 ?? Number.NaN, 3)} | ${fmt(r?.simLatencyP99 ?? Number.NaN, 3)} |`,
       );
@@ -299,7 +296,7 @@ md.push(
   '| :--- | ---: | ---: | ---: | ---: | ---: |',
 );
 const at = (form: string, k: LimitKey, cls: ClassName) =>
-  find(form, k, 250, cls) as Row | undefined;
+  find(form, k, HEAVIEST, cls) as Row | undefined;
 const cmp = (
   label: string,
   paper: string,

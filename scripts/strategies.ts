@@ -12,6 +12,14 @@
  * supports is warned about on stderr and flagged in docs/strategies.md.
  */
 import { writeFileSync } from 'node:fs';
+import {
+  FIGURE5_GAMMA_HIGH,
+  FIGURE5_GAMMA_LOWS,
+  FIGURE5_HEAVIEST_GAMMA_LOW,
+  type Figure5Limit,
+  figure5Limits,
+  modelAtFigure5Point,
+} from '../src/experiments/figure5/figure5Sweep.js';
 import type { BackoffDescription } from '../src/model/backoff/BackoffDescription.js';
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
@@ -32,12 +40,13 @@ const REPLICATIONS = 10;
 const DURATION = 150; // measured virtual seconds per replication
 const WARMUP = 30; // virtual seconds before the window
 const SEED = 6;
-const GAMMA_HIGH = 50;
-const GAMMA_LOWS = [50, 75, 100, 125, 150, 175, 200, 225, 250] as const;
-const HEADLINE_GAMMA_LOW = 250;
+const GAMMA_HIGH = FIGURE5_GAMMA_HIGH;
+const GAMMA_LOWS = FIGURE5_GAMMA_LOWS;
+const HEADLINE_GAMMA_LOW = FIGURE5_HEAVIEST_GAMMA_LOW;
+const [DIFFTRY_LIMIT, UNIFORM_LIMIT] = figure5Limits();
 /** Retry limits (high, low): DiffTry's; every other strategy gives both classes the first. */
-const RETRIES = { high: 5, low: 1 } as const;
-const UNIFORM_RETRIES = { high: 5, low: 5 } as const;
+const RETRIES = (DIFFTRY_LIMIT as Figure5Limit).retries;
+const UNIFORM_RETRIES = (UNIFORM_LIMIT as Figure5Limit).retries;
 /**
  * References beside the strategies, simulated as `difftry` with other limits: no retries at all,
  * and DiffTry with the low class never retrying (the limit the class-aware budget approaches).
@@ -173,12 +182,7 @@ interface Row {
 function hotel(retries: Readonly<Record<string, number>>, gammaLow: number): NetworkModel {
   const { fileName, text } = builtinExample('hotel');
   const network = toNetworkModel(parseNetwork(text, fileName), { retries: { ...retries } });
-  return {
-    ...network,
-    services: network.services.map((s) =>
-      s.name === 'frontend' ? { ...s, arrivals: [GAMMA_HIGH, gammaLow] } : s,
-    ),
-  };
+  return modelAtFigure5Point(network, gammaLow);
 }
 
 // ---------------------------------------------------------------------------------------------

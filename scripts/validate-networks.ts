@@ -9,6 +9,7 @@
  * same code gives the same files. Progress goes to stderr.
  */
 import { writeFileSync } from 'node:fs';
+import { figure5Limits, specAtFigure5Point } from '../src/experiments/figure5/figure5Sweep.js';
 import type { BackoffDescription } from '../src/model/backoff/BackoffDescription.js';
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
@@ -205,16 +206,14 @@ function hotelSpec(
 ): NetworkSpec {
   const { fileName, text } = builtinExample(example);
   const spec = parseNetwork(text, fileName);
-  return {
-    ...spec,
-    classes: spec.classes.map((c) => ({ ...c, retries: retries[c.name] ?? c.retries })),
-    services: spec.services.map((s) => ({
-      ...s,
-      queue: queue ?? s.queue,
-      retries: undefined,
-      arrivals: s.name === 'frontend' ? { ...s.arrivals, low: gammaLow } : s.arrivals,
-    })),
-  };
+  return specAtFigure5Point(
+    {
+      ...spec,
+      classes: spec.classes.map((c) => ({ ...c, retries: retries[c.name] ?? c.retries })),
+      services: spec.services.map((s) => ({ ...s, queue: queue ?? s.queue, retries: undefined })),
+    },
+    gammaLow,
+  );
 }
 
 function hotel(example: string, retries: Record<string, number>, gammaLow: number): NetworkModel {
@@ -223,10 +222,11 @@ function hotel(example: string, retries: Record<string, number>, gammaLow: numbe
 
 const cases: Case[] = [];
 const HOTEL_GAMMA_LOWS = [50, 93, 150, 250] as const; // ρ₀ = (50 + γ_low) / 143 ≈ 0.70, 1.0, 1.40, 2.10
-const HOTEL_LIMITS = [
-  { key: '5-1', retries: { high: 5, low: 1 } },
-  { key: '5-5', retries: { high: 5, low: 5 } },
-] as const;
+/** Figure 5's two retry configurations, keyed `5-1` and `5-5` in the case names. */
+const HOTEL_LIMITS = figure5Limits().map((limit) => ({
+  ...limit,
+  key: limit.key.replace('/', '-'),
+}));
 for (const limit of HOTEL_LIMITS) {
   for (const gammaLow of HOTEL_GAMMA_LOWS) {
     const network = hotel('hotel', { ...limit.retries }, gammaLow);

@@ -1,3 +1,10 @@
+import {
+  FIGURE5_GAMMA_HIGH,
+  FIGURE5_GAMMA_LOWS,
+  type Figure5Limit,
+  figure5Limits,
+  specAtFigure5Point,
+} from '../../experiments/figure5/figure5Sweep.js';
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 import type { NetworkSpec } from '../../spec/schema.js';
 import { MIN_GAPS_FOR_VERDICT } from '../load/poissonCheck.js';
@@ -10,11 +17,7 @@ import {
 import { predictTestbed, type TestbedPrediction } from './predictTestbed.js';
 
 /** One retry configuration of the sweep: a key such as `5/1` and the limit of every class. */
-export interface Fig5Limit {
-  readonly key: string;
-  readonly label: string;
-  readonly retries: Readonly<Record<string, number>>;
-}
+export type Fig5Limit = Figure5Limit;
 
 /** Options of {@link runFig5}. */
 export interface Fig5Options {
@@ -137,15 +140,12 @@ export function invalidRun(
   return undefined;
 }
 
-/** The paper's sweep: γ_low from 50 to 250 in steps of 25. */
-export const FIG5_GAMMA_LOWS: readonly number[] = [50, 75, 100, 125, 150, 175, 200, 225, 250];
+/** The paper's sweep: γ_low from 50 to 250 in steps of 25 ({@link FIGURE5_GAMMA_LOWS}). */
+export const FIG5_GAMMA_LOWS: readonly number[] = FIGURE5_GAMMA_LOWS;
 
 /** DiffTry k = (5, 1) against uniform k = (5, 5), for a network with classes high and low. */
 export function fig5Limits(high: string, low: string): Fig5Limit[] {
-  return [
-    { key: '5/1', label: 'DiffTry k = (5, 1)', retries: { [high]: 5, [low]: 1 } },
-    { key: '5/5', label: 'uniform k = (5, 5)', retries: { [high]: 5, [low]: 5 } },
-  ];
+  return figure5Limits(high, low);
 }
 
 /** The full run's settings and `--quick`'s (3 points, short windows: about 2 minutes). */
@@ -195,7 +195,7 @@ export async function runFig5(options: Readonly<Fig5Options>): Promise<Fig5Resul
     entry,
     high,
     low,
-    gammaHigh: options.gammaHigh ?? 50,
+    gammaHigh: options.gammaHigh ?? FIGURE5_GAMMA_HIGH,
     gammaLows: options.gammaLows ?? FIG5_PRESETS.full.gammaLows,
     limits: options.limits ?? fig5Limits(high, low),
     scale: options.scale ?? 0.5,
@@ -219,12 +219,12 @@ export async function runFig5(options: Readonly<Fig5Options>): Promise<Fig5Resul
     if (signal?.aborted) break;
     const label = `γ_low = ${gammaLow}, ${limit.label}`;
     onProgress?.(i / plan.length, label);
-    const swept: NetworkSpec = {
-      ...network,
-      services: network.services.map((s) =>
-        s.name === entry ? { ...s, arrivals: { [high]: setup.gammaHigh, [low]: gammaLow } } : s,
-      ),
-    };
+    const swept = specAtFigure5Point(network, gammaLow, {
+      bottleneck: entry,
+      gammaHigh: setup.gammaHigh,
+      high,
+      low,
+    });
     const runs: Fig5Run[] = [];
     for (let attempt = 0; attempt < setup.runsPerPoint; attempt++) {
       // A re-run draws new gaps, service times and delays: seeds 1000 apart never meet.

@@ -1,0 +1,98 @@
+/**
+ * The DiffTry paper's Figure 5 sweep, defined once: hotelReservation with the frontend as the
+ * bottleneck, γ_high fixed at 50 requests/s and γ_low swept from 50 to 250 in steps of 25,
+ * DiffTry's per-class retry limits k = (5, 1) against uniform k = (5, 5). The simulated Figure 5
+ * (scripts/figure5.ts), the strategies comparison (scripts/strategies.ts), the network validation
+ * (scripts/validate-networks.ts) and the live testbed (`difftry testbed fig5`,
+ * src/testbed/experiment/fig5.ts) all run it from here.
+ */
+import type { NetworkModel } from '../../model/network/NetworkModel.js';
+import type { NetworkSpec } from '../../spec/schema.js';
+
+/** The service whose external arrivals are swept: hotelReservation's frontend, the bottleneck. */
+export const FIGURE5_BOTTLENECK = 'frontend';
+
+/** γ of the high class at the bottleneck, requests per second: 50. */
+export const FIGURE5_GAMMA_HIGH = 50;
+
+/** γ of the low class at each point, requests per second: 50, 75, …, 250. */
+export const FIGURE5_GAMMA_LOWS: readonly number[] = Object.freeze([
+  50, 75, 100, 125, 150, 175, 200, 225, 250,
+]);
+
+/** The heaviest point's γ_low (250 requests/s: ρ ≈ 2.1 at the frontend), where reports headline. */
+export const FIGURE5_HEAVIEST_GAMMA_LOW = 250;
+
+/** One retry configuration of the sweep: a key such as `5/1`, a label, the limit of every class. */
+export interface Figure5Limit {
+  readonly key: string;
+  readonly label: string;
+  readonly retries: Readonly<Record<string, number>>;
+}
+
+/**
+ * The two retry configurations compared: DiffTry k = (5, 1) and uniform k = (5, 5), for a
+ * network whose highest class is `high` and lowest `low` (default the class names of
+ * hotelReservation, `high` and `low`).
+ * @example
+ * ```ts
+ * figure5Limits()[0]; // { key: '5/1', label: 'DiffTry k = (5, 1)', retries: { high: 5, low: 1 } }
+ * ```
+ */
+export function figure5Limits(high = 'high', low = 'low'): Figure5Limit[] {
+  return [
+    { key: '5/1', label: 'DiffTry k = (5, 1)', retries: { [high]: 5, [low]: 1 } },
+    { key: '5/5', label: 'uniform k = (5, 5)', retries: { [high]: 5, [low]: 5 } },
+  ];
+}
+
+/** Where and how much load a point of the sweep puts on a network; every field has a default. */
+export interface Figure5PointOptions {
+  /** The service whose arrivals are set; default {@link FIGURE5_BOTTLENECK}. */
+  readonly bottleneck?: string;
+  /** γ of the high class, requests/s; default {@link FIGURE5_GAMMA_HIGH}. */
+  readonly gammaHigh?: number;
+  /** The highest class's name; default `high`. */
+  readonly high?: string;
+  /** The lowest class's name; default `low`. */
+  readonly low?: string;
+}
+
+/**
+ * A network file at one point of the sweep: the bottleneck's external arrivals become
+ * `{ high: gammaHigh, low: gammaLow }` (and nothing else); every other service is unchanged.
+ */
+export function specAtFigure5Point(
+  network: NetworkSpec,
+  gammaLow: number,
+  options: Readonly<Figure5PointOptions> = {},
+): NetworkSpec {
+  const bottleneck = options.bottleneck ?? FIGURE5_BOTTLENECK;
+  const arrivals = {
+    [options.high ?? 'high']: options.gammaHigh ?? FIGURE5_GAMMA_HIGH,
+    [options.low ?? 'low']: gammaLow,
+  };
+  return {
+    ...network,
+    services: network.services.map((s) => (s.name === bottleneck ? { ...s, arrivals } : s)),
+  };
+}
+
+/**
+ * A network model of two classes (high first, low second) at one point of the sweep: the
+ * bottleneck's external arrival rates become `[gammaHigh, gammaLow]`.
+ */
+export function modelAtFigure5Point(
+  network: NetworkModel,
+  gammaLow: number,
+  options: Readonly<Pick<Figure5PointOptions, 'bottleneck' | 'gammaHigh'>> = {},
+): NetworkModel {
+  const bottleneck = options.bottleneck ?? FIGURE5_BOTTLENECK;
+  const gammaHigh = options.gammaHigh ?? FIGURE5_GAMMA_HIGH;
+  return {
+    ...network,
+    services: network.services.map((s) =>
+      s.name === bottleneck ? { ...s, arrivals: [gammaHigh, gammaLow] } : s,
+    ),
+  };
+}
