@@ -21,6 +21,7 @@ const unit = {
     'test/spec/**/*.test.ts',
     'test/sim/**/*.test.ts',
     'test/stats/**/*.test.ts',
+    'test/experiments/figure5/**/*.test.ts',
     ...files('test/experiments/timeouts', 'evaluate', 'latencyNoise', 'scenarios'),
     ...files('test/cli', 'progress', 'timeoutsEvalScenarioNames'),
     ...files('test/mesh', 'AdmissionGate', 'edgeRules', 'peerCheckConstantWork', 'requestHead'),
