@@ -17,9 +17,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkOutputPath } from '../src/cli/outputPath.js';
-import { isUsageError } from '../src/cli/UsageError.js';
 import { seededRandom } from '../src/model/random.js';
+import { isOutputPathError } from '../src/report/OutputPathError.js';
+import { checkOutputPath } from '../src/report/outputPath.js';
 import { startSoakApp } from './lib/soakApp.js';
 import {
   isSoakUsageError,
@@ -111,7 +111,7 @@ try {
   if (args.out !== undefined) await checkOutputPath(args.out, '--out');
   if (!existsSync('/proc/self/status')) throw new SoakUsageError('needs /proc (Linux) to sample');
 } catch (error) {
-  if (isSoakUsageError(error) || isUsageError(error)) fail(error.message);
+  if (isSoakUsageError(error) || isOutputPathError(error)) fail(error.message);
   throw error;
 }
 if (args.help) {

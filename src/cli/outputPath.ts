@@ -1,12 +1,38 @@
-import { constants } from 'node:fs';
-import { access, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { isOutputPathError } from '../report/OutputPathError.js';
+import {
+  checkOutputDirectory as checkDirectory,
+  checkOutputPath as checkPath,
+  makeOutputDirectory as makeDirectory,
+  type OutputFile,
+  writeOutputFiles as writeFiles,
+} from '../report/outputPath.js';
 import { UsageError } from './UsageError.js';
 
+export type { OutputFile };
+
 /**
- * Checks, before a long run starts, that a file can be written at `path`: its directory exists
- * and is writable, and the path is not a directory (nor a file that cannot be overwritten). The
- * run's output would otherwise be lost at its very end.
+ * The commands' output paths: the checks and the all-or-nothing writes of
+ * src/report/outputPath.ts, each path that cannot be written reported as a {@link UsageError}
+ * with the same message (exit 2, one line).
+ */
+async function asUsageError(work: Promise<void>): Promise<void> {
+  try {
+    await work;
+  } catch (error) {
+    if (isOutputPathError(error)) {
+      // The system's reason stays the cause, as when the CLI threw it itself.
+      throw new UsageError(
+        error.message,
+        error.cause === undefined ? undefined : { cause: error.cause },
+      );
+    }
+    throw error;
+  }
+}
+
+/**
+ * Checks, before a long run starts, that a file can be written at `path` (see
+ * src/report/outputPath.ts).
  * @param option the option that named the path, as the message states it: `--csv`.
  * @throws UsageError naming the option, the path and what is wrong.
  * @example
@@ -14,84 +40,31 @@ import { UsageError } from './UsageError.js';
  * await checkOutputPath('out/windows.csv', '--csv'); // throws if out/ does not exist
  * ```
  */
-export async function checkOutputPath(path: string, option: string): Promise<void> {
-  const existing = await stat(path).catch(() => undefined);
-  if (existing?.isDirectory()) {
-    throw new UsageError(`${option}: ${path} is a directory; expected a file to write`);
-  }
-  const directory = dirname(path);
-  const parent = await stat(directory).catch(() => undefined);
-  if (parent === undefined || !parent.isDirectory()) {
-    throw new UsageError(`${option}: cannot write ${path}: no such directory ${directory}`);
-  }
-  const target = existing === undefined ? directory : path;
-  try {
-    await access(target, constants.W_OK);
-  } catch {
-    throw new UsageError(`${option}: cannot write ${path}: permission denied`);
-  }
+export function checkOutputPath(path: string, option: string): Promise<void> {
+  return asUsageError(checkPath(path, option));
 }
 
 /**
  * Checks, before a long run starts, that a directory can be written at `path` (created with its
- * parents if absent): nothing there but a directory, and the nearest existing ancestor a
- * writable directory.
+ * parents if absent).
  * @param option the option that named the path, as the message states it: `--out`.
  * @throws UsageError naming the option, the path and what is wrong.
- * @example
- * ```ts
- * await checkOutputDirectory('runs/fig5', '--out'); // throws if runs is a file
- * ```
  */
-export async function checkOutputDirectory(path: string, option: string): Promise<void> {
-  let at = path;
-  for (;;) {
-    const existing = await stat(at).catch(() => undefined);
-    if (existing !== undefined) {
-      if (!existing.isDirectory()) {
-        throw new UsageError(
-          at === path
-            ? `${option}: ${path} is a file; expected a directory to write into`
-            : `${option}: cannot create ${path}: ${at} is a file`,
-        );
-      }
-      try {
-        await access(at, constants.W_OK);
-      } catch {
-        throw new UsageError(`${option}: cannot write into ${path}: permission denied on ${at}`);
-      }
-      return;
-    }
-    const parent = dirname(at);
-    if (parent === at) return;
-    at = parent;
-  }
+export function checkOutputDirectory(path: string, option: string): Promise<void> {
+  return asUsageError(checkDirectory(path, option));
 }
 
 /**
  * Creates an output directory (with its parents), as a usage error when it cannot be.
  * @throws UsageError naming the option, the path and the system's reason.
  */
-export async function makeOutputDirectory(path: string, option: string): Promise<void> {
-  try {
-    await mkdir(path, { recursive: true });
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new UsageError(`${option}: cannot create ${path}: ${reason}`, { cause: error });
-  }
-}
-
-/** One file of a command's output: where, and its whole text. */
-export interface OutputFile {
-  readonly path: string;
-  readonly text: string;
+export function makeOutputDirectory(path: string, option: string): Promise<void> {
+  return asUsageError(makeDirectory(path, option));
 }
 
 /**
- * Writes a command's output files so that none is ever left half-written: each text goes to a
- * temporary file beside its target (`.NAME.PID.tmp`), and only once every one is written whole
- * are they renamed into place (a rename within a directory is atomic). A failure (a full disk, a
- * directory removed meanwhile) removes the temporary files and leaves what was there before.
+ * Writes a command's output files so that none is ever left half-written (see
+ * src/report/outputPath.ts).
  * @param option the option that named the path, as the message states it: `--csv`.
  * @throws UsageError naming the option, the file and the system's reason (exit 2, one line).
  * @example
@@ -99,30 +72,6 @@ export interface OutputFile {
  * await writeOutputFiles([{ path: 'sweep.csv', text: 'x,y\n1,2\n' }], '--csv');
  * ```
  */
-export async function writeOutputFiles(
-  files: readonly OutputFile[],
-  option: string,
-): Promise<void> {
-  const temporary = files.map(({ path }) =>
-    join(dirname(path), `.${basename(path)}.${process.pid}.tmp`),
-  );
-  let failed: { path: string; error: unknown } | undefined;
-  for (let i = 0; i < files.length && failed === undefined; i++) {
-    const file = files[i] as OutputFile;
-    await writeFile(temporary[i] as string, file.text).catch((error: unknown) => {
-      failed = { path: file.path, error };
-    });
-  }
-  for (let i = 0; i < files.length && failed === undefined; i++) {
-    const file = files[i] as OutputFile;
-    await rename(temporary[i] as string, file.path).catch((error: unknown) => {
-      failed = { path: file.path, error };
-    });
-  }
-  if (failed === undefined) return;
-  await Promise.all(temporary.map((path) => rm(path, { force: true }).catch(() => {})));
-  const reason = failed.error instanceof Error ? failed.error.message : String(failed.error);
-  throw new UsageError(`${option}: cannot write ${failed.path}: ${reason}`, {
-    cause: failed.error,
-  });
+export function writeOutputFiles(files: readonly OutputFile[], option: string): Promise<void> {
+  return asUsageError(writeFiles(files, option));
 }
