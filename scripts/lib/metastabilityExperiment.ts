@@ -12,7 +12,7 @@
  * Everything here calls the library (analysis, sweep of equilibria, tuner, simulator); the
  * helpers only read its results.
  */
-import { toNetworkSimulationOptions } from '../../src/cli/simulationConfig.js';
+
 import { analyzeNetwork } from '../../src/model/network/analyzeNetwork.js';
 import type { CallEquilibrium } from '../../src/model/network/callEquilibria.js';
 import type { NetworkModel } from '../../src/model/network/NetworkModel.js';
@@ -20,6 +20,7 @@ import type { NetworkReport } from '../../src/model/network/NetworkReport.js';
 import { sweepEquilibria } from '../../src/model/network/sweepEquilibria.js';
 import { tuneRetryLimits } from '../../src/model/tune/tuneRetryLimits.js';
 import type { LoadSchedule } from '../../src/sim/network/LoadSchedule.js';
+import { toNetworkSimulationOptions } from '../../src/sim/network/networkSimulationOptions.js';
 import type { NetworkSpec } from '../../src/spec/schema.js';
 import { toNetworkModel } from '../../src/spec/toNetworkModel.js';
 import { type MeanWithCi95, meanWithCi95 } from '../../src/stats/confidence.js';
