@@ -4,17 +4,14 @@ import { analyzeNetwork } from '../model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
 import type { NetworkReport } from '../model/network/NetworkReport.js';
 import type { TimeoutStrategyDescription } from '../policy/timeouts/createTimeoutStrategy.js';
+import { toNetworkSimulationOptions } from '../sim/network/networkSimulationOptions.js';
 import { type ReplicatedNetworkResult, replicateNetwork } from '../sim/network/replicateNetwork.js';
 import type { SimulateNetworkOptions } from '../sim/network/simulateNetwork.js';
 import { type NetworkStrategy, usesUniformLimits } from '../sim/network/strategy.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import { type NetworkOverrides, toNetworkModel } from '../spec/toNetworkModel.js';
-import type { SimulateOptions } from './simulateCommand.js';
-import {
-  describeTimeoutSetting,
-  type TimeoutSetting,
-  toNetworkSimulationOptions,
-} from './simulationConfig.js';
+import type { SimulateOptions } from './SimulateOptions.js';
+import { describeTimeoutSetting, type TimeoutSetting } from './simulationConfig.js';
 
 /**
  * What `difftry simulate` does with a network, shared by a single run and a sweep: the

@@ -13,7 +13,7 @@ import type { ScheduleSpec } from '../spec/scheduleSchema.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import { toNetworkModel } from '../spec/toNetworkModel.js';
 import type { CommandOutput } from './CommandOutput.js';
-import { loadNetwork, type NetworkSource } from './input.js';
+import { loadNetwork } from './input.js';
 import {
   type NetworkSimulationDocument,
   networkHeader,
@@ -24,10 +24,11 @@ import {
   simulationOptions,
 } from './networkSimulation.js';
 import { checkOutputPath, writeOutputFiles } from './outputPath.js';
-import { type ProgressReporter, progressOnStderr } from './progress.js';
+import { progressOnStderr } from './progress.js';
+import type { SimulateOptions } from './SimulateOptions.js';
 import { simulateSweep } from './simulateSweep.js';
 import { formatWindows, windowCsv } from './simulateWindows.js';
-import { type RunLength, timeoutSetting, toSingleServiceConfig } from './simulationConfig.js';
+import { timeoutSetting, toSingleServiceConfig } from './simulationConfig.js';
 import { parseSweep, type Sweep } from './sweep.js';
 import {
   type Column,
@@ -39,30 +40,8 @@ import {
 } from './table.js';
 import { UsageError } from './UsageError.js';
 
-/** Options of `difftry simulate`. */
-export interface SimulateOptions extends NetworkSource, RunLength {
-  readonly json?: boolean;
-  readonly replications: number;
-  readonly retries?: Record<string, number>;
-  /** Retry strategy (`--strategy`); default `difftry`. */
-  readonly strategy?: NetworkStrategy;
-  /** `--timeout MS`: a fixed per-try timeout at every hop, for every class. */
-  readonly timeout?: number;
-  /** `--timeouts STRATEGY`: an adaptive per-try timeout strategy, a fresh one per hop. */
-  readonly timeouts?: TimeoutStrategyDescription;
-  /** `--sweep SERVICE.FIELD=FROM:TO:STEP`: one simulation per point, one row per point and class. */
-  readonly sweep?: string;
-  /** With `sweep` or `window`: also write the rows as CSV to this file. */
-  readonly csv?: string;
-  /** `--schedule FILE`: changes of arrival rates and capacities over virtual time. */
-  readonly schedule?: string;
-  /** `--window S`: measure per window of S virtual seconds (a table, `windows` in the JSON). */
-  readonly window?: number;
-  /** Put the analysis's prediction beside the simulation (always done in a sweep). */
-  readonly compareAnalysis?: boolean;
-  /** Where progress goes; default a bar on stderr (tests pass their own). */
-  readonly progress?: ProgressReporter;
-}
+/** The options live in their own module, which the sweep and the network simulation share. */
+export type { SimulateOptions };
 
 /** The columns of the simulated per-service table (single service and networks alike). */
 const SERVICE_COLUMNS: readonly Column[] = [

@@ -13,7 +13,7 @@ import {
 } from './networkSimulation.js';
 import { writeOutputFiles } from './outputPath.js';
 import { progressOnStderr } from './progress.js';
-import type { SimulateOptions } from './simulateCommand.js';
+import type { SimulateOptions } from './SimulateOptions.js';
 import { type TimeoutSetting, timeoutSetting } from './simulationConfig.js';
 import { applySweepToSpec, type Sweep } from './sweep.js';
 import { fixed, formatTable, withCi } from './table.js';
