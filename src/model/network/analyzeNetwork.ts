@@ -1,5 +1,6 @@
 import { FIXED_POINT_TOLERANCE } from '../service.js';
 import { type CallEquilibria, callEquilibria } from './callEquilibria.js';
+import { checkNetworkModel, networkMode } from './checkNetworkModel.js';
 import type { NetworkModel } from './NetworkModel.js';
 import type {
   EndToEndAnalysis,
@@ -35,7 +36,7 @@ export interface AnalyzeOptions {
  * equilibrium.
  */
 export function usesCallSolver(network: NetworkModel): boolean {
-  const mode = network.mode ?? (hasCalls(network) ? 'calls' : 'routing');
+  const mode = networkMode(network);
   return mode === 'calls' || (isTimed(network) && !isRouted(network));
 }
 
@@ -45,7 +46,7 @@ export function usesCallSolver(network: NetworkModel): boolean {
  * (`routingEquilibria`).
  */
 export function usesTimedRouting(network: NetworkModel): boolean {
-  const mode = network.mode ?? (hasCalls(network) ? 'calls' : 'routing');
+  const mode = networkMode(network);
   return mode === 'routing' && isTimed(network) && isRouted(network);
 }
 
@@ -93,6 +94,7 @@ interface SolvedState {
  * ```
  */
 export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = {}): NetworkReport {
+  checkNetworkModel(network);
   const tolerance = options.tolerance ?? FIXED_POINT_TOLERANCE;
   const structure = routingStructure(network);
   for (const closed of structure.closedSets) {
@@ -102,7 +104,7 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
         '(their route probabilities sum to 1 around a cycle), so ρ(F) = 1; the standard equations need ρ(F) < 1',
     );
   }
-  const mode = network.mode ?? (hasCalls(network) ? 'calls' : 'routing');
+  const mode = networkMode(network);
   const timed = isTimed(network);
   // Routing equilibria given for a network without routes (one service, say) are reported too.
   const timedRouting =
@@ -229,10 +231,6 @@ function tipsOf(given: { readonly tips: readonly number[]; readonly stormUnsettl
   stormUnsettled: boolean;
 } {
   return { tippedAt: given.tips[0], stormUnsettled: given.stormUnsettled === true };
-}
-
-function hasCalls(network: NetworkModel): boolean {
-  return network.services.some((s) => (s.calls?.length ?? 0) > 0 || (s.branches?.length ?? 0) > 0);
 }
 
 /** A timed routing solution as the report's tables. */

@@ -88,14 +88,8 @@ export function compileCallPlan(network: NetworkModel): CallPlan {
       retryLimit[cell] = prepared?.loads[p]?.retryLimit ?? 0;
       external[cell] = service.arrivals[p] ?? 0;
       const seconds = service.timeouts?.[p];
-      if (seconds !== undefined) {
-        if (!(seconds > 0)) {
-          throw new RangeError(
-            `services[${j}] (${service.name}).timeouts[${p}] should be a positive number of seconds, got ${seconds}`,
-          );
-        }
-        timeout[cell] = seconds * service.capacity;
-      }
+      // prepareServices has checked it: undefined or a positive number of seconds.
+      if (seconds !== undefined) timeout[cell] = seconds * service.capacity;
       cellSegment[cell] = segmentCall.length;
       addSegment(service.calls ?? [], p, 1, false);
       for (const b of service.branches ?? []) addSegment(b.calls, p, b.p, true);

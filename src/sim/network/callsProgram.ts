@@ -1,5 +1,4 @@
 import type { NetworkCall, NetworkModel } from '../../model/network/NetworkModel.js';
-import { successorLists, topologicalOrder } from '../../model/network/topology.js';
 
 /**
  * The call programs of a call-graph network, flattened into typed arrays for the simulator.
@@ -31,8 +30,8 @@ export interface CallPrograms {
 }
 
 /**
- * Flattens the `calls` and `branches` of every service, per class.
- * @throws RangeError for unknown targets, bad counts or probabilities, or calls forming a cycle.
+ * Flattens the `calls` and `branches` of every service, per class, of a network that passed
+ * `checkNetworkModel` (targets, counts, probabilities and the DAG are checked there).
  */
 export function callPrograms(network: NetworkModel): CallPrograms {
   const services = network.services;
@@ -53,7 +52,7 @@ export function callPrograms(network: NetworkModel): CallPrograms {
   const callTarget: number[] = [];
   const callCount: number[] = [];
 
-  const addSequence = (calls: readonly NetworkCall[], where: string): number => {
+  const addSequence = (calls: readonly NetworkCall[]): number => {
     sequenceStart.push(stepStart.length);
     let i = 0;
     while (i < calls.length) {
@@ -62,12 +61,6 @@ export function callPrograms(network: NetworkModel): CallPrograms {
       let total = 0;
       do {
         const call = calls[i] as NetworkCall;
-        if (!(Number.isInteger(call.to) && call.to >= 0 && call.to < serviceCount)) {
-          throw new RangeError(`${where} calls an unknown service index ${call.to}`);
-        }
-        if (!(Number.isInteger(call.n) && call.n >= 1)) {
-          throw new RangeError(`${where} call count n should be an integer ≥ 1, got ${call.n}`);
-        }
         callTarget.push(call.to);
         callCount.push(call.n);
         total += call.n;
@@ -86,29 +79,18 @@ export function callPrograms(network: NetworkModel): CallPrograms {
       const forClass = (calls: readonly NetworkCall[]) =>
         calls.filter((c) => c.classIndex === undefined || c.classIndex === p);
       const cell = i * classCount + p;
-      mainSequence[cell] = addSequence(forClass(service.calls ?? []), `services[${i}]`);
+      mainSequence[cell] = addSequence(forClass(service.calls ?? []));
       branchStart[cell] = branchSequence.length;
       let total = 0;
-      (service.branches ?? []).forEach((branch, b) => {
-        if (!(branch.p >= 0 && branch.p <= 1)) {
-          throw new RangeError(
-            `services[${i}].branches[${b}] probability should be in [0, 1], got ${branch.p}`,
-          );
-        }
+      (service.branches ?? []).forEach((branch) => {
         total += branch.p;
         branchCumulative.push(total);
-        branchSequence.push(addSequence(forClass(branch.calls), `services[${i}].branches[${b}]`));
+        branchSequence.push(addSequence(forClass(branch.calls)));
       });
-      if (total > 1 + 1e-9) {
-        throw new RangeError(`services[${i}] branch probabilities should sum to at most 1`);
-      }
       branchEnd[cell] = branchSequence.length;
     }
   });
 
-  if (topologicalOrder(successorLists(services, { routes: false, calls: true })) === undefined) {
-    throw new RangeError('calls must form a DAG (no service may call itself back)');
-  }
   return {
     mainSequence,
     branchStart,

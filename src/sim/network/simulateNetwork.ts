@@ -4,8 +4,8 @@ import {
 } from '../../model/backoff/BackoffDescription.js';
 import { exponentialDistribution } from '../../model/distributions/exponential.js';
 import type { ServiceTimeDistribution } from '../../model/distributions/ServiceTimeDistribution.js';
+import { checkNetworkModel, networkMode } from '../../model/network/checkNetworkModel.js';
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
-import { ROUTE_SUM_TOLERANCE } from '../../model/network/routeSumTolerance.js';
 import { type RandomSource, seededRandom } from '../../model/random.js';
 import type { Clock } from '../../policy/Clock.js';
 import type { ClassOptions } from '../../policy/classes/ClassTable.js';
@@ -200,20 +200,10 @@ class NetworkRun {
   private measuredOutstanding = 0;
 
   constructor(network: NetworkModel, options: Readonly<SimulateNetworkOptions>) {
+    checkNetworkModel(network);
     this.network = network;
-    const mode = network.mode ?? 'routing';
     const services = network.services;
-    if (mode === 'routing') {
-      if (services.some((s) => (s.calls?.length ?? 0) > 0 || (s.branches?.length ?? 0) > 0)) {
-        throw new RangeError("a routing-mode network should not have calls; set mode: 'calls'");
-      }
-      this.programs = undefined;
-    } else {
-      if (services.some((s) => s.routes.length > 0)) {
-        throw new RangeError('a call-graph network should not have routes');
-      }
-      this.programs = callPrograms(network);
-    }
+    this.programs = networkMode(network) === 'calls' ? callPrograms(network) : undefined;
     const { duration, seed } = options;
     if (!(Number.isFinite(duration) && duration > 0)) {
       throw new RangeError(
@@ -327,33 +317,16 @@ class NetworkRun {
     services.forEach((service, i) => {
       for (let p = 0; p < classCount; p++) {
         const cell = i * classCount + p;
+        // checkNetworkModel has checked the rates, targets and probabilities.
         const rate = service.arrivals[p] ?? 0;
-        if (!(Number.isFinite(rate) && rate >= 0)) {
-          throw new RangeError(
-            `services[${i}].arrivals[${p}] should be a non-negative finite rate, got ${rate}`,
-          );
-        }
         this.meanInterarrival[cell] = rate > 0 ? 1 / rate : 0;
         this.routeStart[cell] = targets.length;
         let total = 0;
         for (const route of service.routes) {
           if (route.classIndex !== undefined && route.classIndex !== p) continue;
-          if (!(Number.isInteger(route.to) && route.to >= 0 && route.to < serviceCount)) {
-            throw new RangeError(`services[${i}] routes to an unknown service index ${route.to}`);
-          }
-          if (!(route.p >= 0 && route.p <= 1)) {
-            throw new RangeError(
-              `services[${i}] route probability should be in [0, 1], got ${route.p}`,
-            );
-          }
           total += route.p;
           cumulative.push(total);
           targets.push(route.to);
-        }
-        if (total > 1 + ROUTE_SUM_TOLERANCE) {
-          throw new RangeError(
-            `services[${i}] routes of class ${this.classNames[p]} should sum to at most 1, got ${total}`,
-          );
         }
         this.routeEnd[cell] = targets.length;
       }
