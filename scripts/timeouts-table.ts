@@ -10,12 +10,12 @@
  * place), `--seeds N` (default 10).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { assessTarget, type TargetAssessment } from '../src/experiments/timeouts/assessTarget.js';
 import {
   createEvalStrategy,
+  TIMEOUT_EVAL_RUN_DEFAULTS,
   TIMEOUT_EVAL_STRATEGIES,
-  TIMEOUTS_EVAL_DEFAULTS,
-} from '../src/cli/timeoutsEvalCommand.js';
-import { assessTarget, type TargetAssessment } from '../src/experiments/timeouts/assessTarget.js';
+} from '../src/experiments/timeouts/evalStrategies.js';
 import {
   evaluateTimeoutSuite,
   type StrategyEvaluation,
@@ -33,6 +33,7 @@ import {
   TIMEOUT_SCENARIO_NAMES,
   type TimeoutScenarioName,
 } from '../src/experiments/timeouts/scenarios.js';
+import { fixed } from '../src/report/numberFormat.js';
 
 const DOC = new URL('../docs/timeouts.md', import.meta.url);
 const BEGIN = '<!-- BEGIN timeouts-table -->';
@@ -54,12 +55,11 @@ if (!(timeScale > 0) || !(Number.isInteger(seeds) && seeds >= 1)) {
 const started = performance.now();
 const log = (text: string) =>
   process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0)} s] ${text}\n`);
-const f = (x: number | undefined, digits: number) =>
-  x !== undefined && Number.isFinite(x) ? x.toFixed(digits) : 'n/a';
+const f = (x: number | undefined, digits: number) => fixed(x ?? Number.NaN, digits);
 const scenarios = TIMEOUT_SCENARIO_NAMES;
 const strategies = TIMEOUT_EVAL_STRATEGIES;
 const suite = {
-  requests: TIMEOUTS_EVAL_DEFAULTS.requests,
+  requests: TIMEOUT_EVAL_RUN_DEFAULTS.requests,
   scenarios,
   strategies,
   createStrategy: createEvalStrategy,

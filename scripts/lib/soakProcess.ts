@@ -4,14 +4,33 @@
  * `tsx` wrapper), and sampled from `/proc/PID`. An executor.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ResourceSample } from './soakCeilings.js';
 
-/** The CLI's entry point, run from source. */
-const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 /** The repository root: the sidecars run there, as `npm run` would run them. */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/**
+ * The CLI's entry point, run from source: the `difftry` bin of package.json (`dist/….js`, the
+ * build) mapped back to the TypeScript it is built from (`src/….ts`). A process is spawned, no
+ * module of the CLI is imported.
+ */
+const CLI = join(ROOT, sourceOfBuilt(packageBin(ROOT)));
+
+function packageBin(root: string): string {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    readonly bin?: Readonly<Record<string, string>>;
+  };
+  const bin = manifest.bin?.difftry;
+  if (bin === undefined) throw new Error('package.json names no difftry bin');
+  return bin;
+}
+
+function sourceOfBuilt(path: string): string {
+  return path.replace(/^(\.\/)?dist\//, 'src/').replace(/\.js$/, '.ts');
+}
 
 /** A sidecar started by {@link startSidecarProcess}. */
 export interface SidecarProcess {

@@ -1,9 +1,14 @@
 import { assessTarget, type TargetAssessment } from '../experiments/timeouts/assessTarget.js';
 import { DEFAULT_MAX_ATTEMPTS } from '../experiments/timeouts/attemptPlan.js';
 import {
+  createEvalStrategy,
+  TIMEOUT_EVAL_RUN_DEFAULTS,
+  TIMEOUT_EVAL_STRATEGIES,
+  type TimeoutEvalStrategy,
+} from '../experiments/timeouts/evalStrategies.js';
+import {
   evaluateTimeoutSuite,
   type StrategyEvaluation,
-  type StrategyFactory,
 } from '../experiments/timeouts/evaluateSuite.js';
 import { HEAVY_TAILED_NOISE_DEFAULTS } from '../experiments/timeouts/latencyNoise.js';
 import {
@@ -20,28 +25,20 @@ import {
   TIMEOUT_SCENARIO_NAMES,
   type TimeoutScenarioName,
 } from '../experiments/timeouts/scenarios.js';
-import {
-  ADAPTIVE_TIMEOUT_KINDS,
-  createTimeoutStrategy,
-} from '../policy/timeouts/createTimeoutStrategy.js';
 import type { CommandOutput } from './CommandOutput.js';
 import { progressOnStderr } from './progress.js';
 import { fixed, formatTable } from './table.js';
 import { UsageError } from './UsageError.js';
 
-/** The strategies `timeouts eval` knows, in its tables' order. */
-export const TIMEOUT_EVAL_STRATEGIES = ADAPTIVE_TIMEOUT_KINDS;
-
-/** One of {@link TIMEOUT_EVAL_STRATEGIES}. */
-export type TimeoutEvalStrategy = (typeof TIMEOUT_EVAL_STRATEGIES)[number];
+// The strategies and the run's defaults are the experiment's, shared with
+// scripts/timeouts-table.ts; re-exported for the CLI's callers.
+export { createEvalStrategy, TIMEOUT_EVAL_STRATEGIES, type TimeoutEvalStrategy };
 
 /** Defaults of `difftry timeouts eval`. */
 export const TIMEOUTS_EVAL_DEFAULTS = {
   scenario: 'all',
   strategies: TIMEOUT_EVAL_STRATEGIES.join(','),
-  seed: 1,
-  requests: 2000,
-  timeScale: 0.1,
+  ...TIMEOUT_EVAL_RUN_DEFAULTS,
 } as const;
 
 /** Options of `difftry timeouts eval`. */
@@ -93,14 +90,6 @@ export function parseStrategies(text: string): TimeoutEvalStrategy[] {
   }
   return names as TimeoutEvalStrategy[];
 }
-
-/**
- * Each strategy of {@link TIMEOUT_EVAL_STRATEGIES} with its defaults. The clock given to the
- * factory is the real one: it only times the Optimizer's recomputes (the recompute-time column),
- * never a decision.
- */
-export const createEvalStrategy: StrategyFactory = (name) =>
-  createTimeoutStrategy({ kind: name as TimeoutEvalStrategy }, { clock: () => performance.now() });
 
 /**
  * `difftry timeouts eval`: runs the timeout strategies through the eight scenarios, in virtual
