@@ -1,44 +1,28 @@
-import {
-  type BackoffDescription,
-  DEFAULT_BACKOFF,
-} from '../../model/backoff/BackoffDescription.js';
+import type { Histogram } from 'hdr-histogram-js';
 import { exponentialDistribution } from '../../model/distributions/exponential.js';
 import type { ServiceTimeDistribution } from '../../model/distributions/ServiceTimeDistribution.js';
 import { checkNetworkModel, networkMode } from '../../model/network/checkNetworkModel.js';
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
 import { type RandomSource, seededRandom } from '../../model/random.js';
 import type { Clock } from '../../policy/Clock.js';
-import type { ClassOptions } from '../../policy/classes/ClassTable.js';
 import type { AttemptOutcome } from '../../policy/retry/AttemptOutcome.js';
 import { type CallSettings, CallTracker, NO_TIMEOUT } from '../../policy/retry/CallTracker.js';
-import { type RetryPolicy, retryPolicy } from '../../policy/retry/RetryPolicy.js';
-import { fixedTimeout } from '../../policy/timeouts/TimeoutStrategy.js';
-import {
-  createLatencyHistogram,
-  latencyPercentileSeconds,
-  MICROSECONDS_PER_SECOND,
-} from '../../stats/latencyHistogram.js';
+import type { RetryPolicy } from '../../policy/retry/RetryPolicy.js';
+import { MICROSECONDS_PER_SECOND } from '../../stats/latencyHistogram.js';
 import { grown } from '../engine/grown.js';
 import { IntFifo } from '../engine/IntFifo.js';
 import { Simulation } from '../engine/Simulation.js';
-import { DEFAULT_WARMUP_FRACTION } from '../SingleServiceConfig.js';
 import { type CallPrograms, callPrograms } from './callsProgram.js';
-import type {
-  NetworkSimulationResult,
-  SimulatedEndToEnd,
-  SimulatedService,
-  SimulatedServiceClass,
-} from './NetworkSimulationResult.js';
+import { checkRunOptions } from './checkRunOptions.js';
+import { hopPolicies } from './hopPolicies.js';
+import { NetworkCounters } from './NetworkCounters.js';
+import type { NetworkSimulationResult } from './NetworkSimulationResult.js';
+import { networkResult } from './networkResult.js';
 import type { RateMultiplier } from './RateMultiplier.js';
+import { routeTable } from './routeTable.js';
 import type { SimulateNetworkOptions } from './SimulateNetworkOptions.js';
 import { type ScheduledRates, scheduledRates } from './scheduledRates.js';
-import {
-  createStrategyBudget,
-  isNetworkStrategy,
-  NETWORK_STRATEGIES,
-  type NetworkStrategy,
-  usesUniformLimits,
-} from './strategy.js';
+import type { NetworkStrategy } from './strategy.js';
 import { WindowTally } from './WindowTally.js';
 
 export type { NetworkPolicyOptions, SimulateNetworkOptions } from './SimulateNetworkOptions.js';
@@ -130,13 +114,16 @@ class NetworkRun {
   /** Counts events per window of `windowSeconds`; undefined without windows. */
   private readonly tally: WindowTally | undefined;
 
+  /** What the run counts (the typed arrays below are its, held here for the event handlers). */
+  private readonly counters: NetworkCounters;
+
   // Per class.
   private readonly classNames: readonly string[];
   private readonly originals: Float64Array;
   private readonly completed: Float64Array;
   private readonly rejected: Float64Array;
   /** End-to-end latency of completed measured requests, whole µs, and its exact sum (s). */
-  private readonly latency: ReturnType<typeof createLatencyHistogram>[];
+  private readonly latency: readonly Histogram[];
   private readonly latencySum: Float64Array;
 
   // Per service × class.
@@ -155,8 +142,6 @@ class NetworkRun {
    */
   private readonly cellCalls: readonly CallSettings[];
   private readonly timeoutKind: number;
-  /** Attempts of measured requests at hops other than their entry (internal calls). */
-  private internalAttempts = 0;
 
   // Routes, flat: cumulative probability and target.
   private readonly routeCumulative: Float64Array;
@@ -204,21 +189,11 @@ class NetworkRun {
     this.network = network;
     const services = network.services;
     this.programs = networkMode(network) === 'calls' ? callPrograms(network) : undefined;
-    const { duration, seed } = options;
-    if (!(Number.isFinite(duration) && duration > 0)) {
-      throw new RangeError(
-        `duration should be a positive finite number of seconds, got ${duration}`,
-      );
-    }
-    const warmup = options.warmup ?? DEFAULT_WARMUP_FRACTION * duration;
-    if (!(Number.isFinite(warmup) && warmup >= 0)) {
-      throw new RangeError(
-        `warmup should be a non-negative finite number of seconds, got ${warmup}`,
-      );
-    }
+    const { duration, warmup, strategy } = checkRunOptions(network, options);
     this.duration = duration;
     this.warmup = warmup;
     this.windowEnd = warmup + duration;
+    this.strategy = strategy;
     const onProgress = options.onProgress;
     const windowEnd = this.windowEnd;
     this.simulation = new Simulation(
@@ -226,26 +201,12 @@ class NetworkRun {
         ? {}
         : { onProgress: (_events, now) => onProgress(Math.min(1, now / windowEnd)) },
     );
-    this.random = seededRandom(seed, options.stream ?? 0);
+    this.random = seededRandom(options.seed, options.stream ?? 0);
 
     const serviceCount = services.length;
     const classCount = network.classes.length;
-    if (classCount === 0) throw new RangeError('network.classes should not be empty');
     this.classCount = classCount;
     this.classNames = network.classes.map((c) => c.name);
-    const backoff = options.backoff ?? DEFAULT_BACKOFF;
-    if (options.classBackoffs !== undefined && options.classBackoffs.length > classCount) {
-      throw new RangeError(
-        `classBackoffs should have at most one backoff per class (${classCount}), got ${options.classBackoffs.length}`,
-      );
-    }
-    const backoffs = network.classes.map((_c, p) => options.classBackoffs?.[p] ?? backoff);
-
-    if (options.serviceTimes !== undefined && options.serviceTimes.length !== serviceCount) {
-      throw new RangeError(
-        `serviceTimes should have one law per service (${serviceCount}), got ${options.serviceTimes.length}`,
-      );
-    }
     this.serviceTimes = services.map(
       (s, i) => options.serviceTimes?.[i] ?? exponentialDistribution(1 / s.capacity),
     );
@@ -259,86 +220,31 @@ class NetworkRun {
 
     const simulation = this.simulation;
     const clock: Clock = () => simulation.now * 1000;
-    const strategy = options.strategy ?? 'difftry';
-    if (!isNetworkStrategy(strategy)) {
-      throw new RangeError(
-        `strategy should be one of ${NETWORK_STRATEGIES.join(', ')}, got ${JSON.stringify(strategy)}`,
-      );
-    }
-    this.strategy = strategy;
-    const uniform = usesUniformLimits(strategy);
-    const makePolicy =
-      options.retryPolicy ?? ((_index, policyOptions) => retryPolicy(policyOptions));
-    this.policies = services.map((service, i) => {
-      const limit = (p: number): number =>
-        service.retryLimits[p] ?? network.classes[p]?.retryLimit ?? 0;
-      const classes: Record<string, ClassOptions> = {};
-      this.classNames.forEach((name, p) => {
-        classes[name] = {
-          retries: limit(uniform ? 0 : p),
-          backoff: backoffs[p] as BackoffDescription,
-        };
-      });
-      const budget = createStrategyBudget(strategy, this.classNames, this.random);
-      return makePolicy(i, {
-        classes,
-        defaultClass: this.classNames[classCount - 1],
-        backoff,
-        clock,
-        random: this.random,
-        ...(budget === undefined ? {} : { budget }),
-      });
-    });
-    const cellCalls: CallSettings[] = [];
-    this.policies.forEach((policy, i) => {
-      const hop = options.timeouts?.(i);
-      const events = options.retryEvents?.(i);
-      for (const name of this.classNames) {
-        // Resolved once per cell (the tracker would look the class's `timeoutMs` up per call).
-        const classMs = policy.timeoutMs(name);
-        const timeout = hop ?? (classMs === undefined ? null : fixedTimeout(classMs));
-        cellCalls.push(Object.freeze({ timeout, ...(events !== undefined && { events }) }));
-      }
-    });
-    this.cellCalls = cellCalls;
+    const hops = hopPolicies(network, options, strategy, clock, this.random);
+    this.policies = hops.policies;
+    this.cellCalls = hops.cellCalls;
 
+    const routes = routeTable(network);
+    this.meanInterarrival = routes.meanInterarrival;
+    this.routeStart = routes.routeStart;
+    this.routeEnd = routes.routeEnd;
+    this.routeCumulative = routes.routeCumulative;
+    this.routeTarget = routes.routeTarget;
+
+    const counters = new NetworkCounters(serviceCount, classCount);
+    this.counters = counters;
+    this.arrivedCount = counters.arrived;
+    this.passedCount = counters.passed;
+    this.attemptCount = counters.attempts;
+    this.attemptRejectionCount = counters.attemptRejections;
+    this.hopRejectionCount = counters.hopRejections;
+    this.timeoutCount = counters.timeouts;
+    this.originals = counters.originals;
+    this.completed = counters.completed;
+    this.rejected = counters.rejected;
+    this.latency = counters.latency;
+    this.latencySum = counters.latencySum;
     const cells = serviceCount * classCount;
-    this.meanInterarrival = new Float64Array(cells);
-    this.routeStart = new Int32Array(cells);
-    this.routeEnd = new Int32Array(cells);
-    this.arrivedCount = new Float64Array(cells);
-    this.passedCount = new Float64Array(cells);
-    this.attemptCount = new Float64Array(cells);
-    this.attemptRejectionCount = new Float64Array(cells);
-    this.hopRejectionCount = new Float64Array(cells);
-    this.timeoutCount = new Float64Array(cells);
-    const cumulative: number[] = [];
-    const targets: number[] = [];
-    services.forEach((service, i) => {
-      for (let p = 0; p < classCount; p++) {
-        const cell = i * classCount + p;
-        // checkNetworkModel has checked the rates, targets and probabilities.
-        const rate = service.arrivals[p] ?? 0;
-        this.meanInterarrival[cell] = rate > 0 ? 1 / rate : 0;
-        this.routeStart[cell] = targets.length;
-        let total = 0;
-        for (const route of service.routes) {
-          if (route.classIndex !== undefined && route.classIndex !== p) continue;
-          total += route.p;
-          cumulative.push(total);
-          targets.push(route.to);
-        }
-        this.routeEnd[cell] = targets.length;
-      }
-    });
-    this.routeCumulative = new Float64Array(cumulative);
-    this.routeTarget = new Int32Array(targets);
-
-    this.originals = new Float64Array(classCount);
-    this.completed = new Float64Array(classCount);
-    this.rejected = new Float64Array(classCount);
-    this.latency = this.classNames.map(() => createLatencyHistogram());
-    this.latencySum = new Float64Array(classCount);
 
     this.arrivalKind = simulation.define((cell) => this.arrival(cell));
     this.attemptKind = simulation.define((id) => this.attempt(id));
@@ -421,7 +327,7 @@ class NetworkRun {
     const measured = this.measured[id] === 1;
     if (measured) {
       this.attemptCount[cell]++;
-      if (this.internal[id] === 1) this.internalAttempts++;
+      if (this.internal[id] === 1) this.counters.internalAttempts++;
     }
     this.tally?.attempted(cell);
     const timeoutMs = (this.trackers[id] as CallTracker).startAttempt();
@@ -728,87 +634,18 @@ class NetworkRun {
     this.orphan = grown(this.orphan, size);
   }
 
+  /** The run's result (see {@link networkResult}); it may be read more than once. */
   output(): NetworkSimulationResult {
-    const { duration, classCount, classNames, network } = this;
-    const services: Record<string, SimulatedService> = {};
-    network.services.forEach((service, i) => {
-      const classes: Record<string, SimulatedServiceClass> = {};
-      let attempts = 0;
-      let attemptRejections = 0;
-      classNames.forEach((name, p) => {
-        const cell = i * classCount + p;
-        attempts += this.attemptCount[cell] as number;
-        attemptRejections += this.attemptRejectionCount[cell] as number;
-        classes[name] = {
-          in: (this.arrivedCount[cell] as number) / duration,
-          out: (this.passedCount[cell] as number) / duration,
-          attempts: (this.attemptCount[cell] as number) / duration,
-          timeouts: (this.timeoutCount[cell] as number) / duration,
-          rejection: ratio(
-            this.hopRejectionCount[cell] as number,
-            this.arrivedCount[cell] as number,
-          ),
-        };
-      });
-      services[service.name] = {
-        s: ratio(attemptRejections, attempts),
-        rho: attempts / duration / service.capacity,
-        classes,
-      };
-    });
-    const endToEnd: Record<string, SimulatedEndToEnd> = {};
-    let totalAttempts = 0;
-    let totalOriginals = 0;
-    let totalCompleted = 0;
-    classNames.forEach((name, p) => {
-      const originals = this.originals[p] as number;
-      const completed = this.completed[p] as number;
-      const rejected = this.rejected[p] as number;
-      let attempts = 0;
-      for (let i = 0; i < network.services.length; i++) {
-        attempts += this.attemptCount[i * classCount + p] as number;
-      }
-      totalAttempts += attempts;
-      totalOriginals += originals;
-      totalCompleted += completed;
-      const histogram = this.latency[p] as ReturnType<typeof createLatencyHistogram>;
-      endToEnd[name] = {
-        originals,
-        completed,
-        rejected,
-        rejection: ratio(rejected, originals),
-        completion: ratio(completed, originals),
-        attemptsPerRequest: ratio(attempts, originals),
-        latencyMean: ratio(this.latencySum[p] as number, completed),
-        latencyP50: latencyPercentileSeconds(histogram, 50),
-        latencyP99: latencyPercentileSeconds(histogram, 99),
-      };
-    });
-    for (const histogram of this.latency) histogram.destroy();
-    return {
+    return networkResult(this.network, this.counters, {
       mode: this.programs === undefined ? 'routing' : 'calls',
-      classes: network.classes.map((c) => ({ name: c.name, retries: c.retryLimit })),
-      services,
-      endToEnd,
-      load: {
-        external: totalOriginals / duration,
-        attempts: totalAttempts / duration,
-        attemptsPerRequest: ratio(totalAttempts, totalOriginals),
-        attemptsPerSuccess: ratio(totalAttempts, totalCompleted),
-        internalPerRequest: ratio(this.internalAttempts, totalOriginals),
-        internalPerSuccess: ratio(this.internalAttempts, totalCompleted),
-      },
       strategy: this.strategy,
-      duration,
+      duration: this.duration,
       warmup: this.warmup,
       events: this.simulation.eventsProcessed,
       endTime: this.simulation.now,
-      ...(this.tally === undefined ? {} : { windows: this.tally.windows(network, this.rates) }),
-    };
+      ...(this.tally === undefined
+        ? {}
+        : { windows: this.tally.windows(this.network, this.rates) }),
+    });
   }
-}
-
-/** numerator / denominator, NaN when the denominator is 0 (no observations). */
-function ratio(numerator: number, denominator: number): number {
-  return denominator > 0 ? numerator / denominator : Number.NaN;
 }
