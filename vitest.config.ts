@@ -1,42 +1,16 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
-// Two projects. `unit`: pure, in-process tests, on fake timers where time matters, with a short
-// timeout. `integration`: tests that start a loopback server, a sidecar, the testbed, a worker
-// thread, a child process or a bundler, run the CLI end to end, or fuzz; they run in real time.
-// A directory of one kind is taken by a glob; a mixed one is listed file by file on both sides,
-// so a new file there belongs to neither until it is placed (test/package/projects.test.ts fails
-// on a test file in no project, or in both). `vitest run` runs both; `--project` picks one.
+// Two projects. `integration`: tests that start a loopback server, a sidecar, the testbed, a
+// worker thread, a child process or a bundler, run the CLI end to end, or fuzz; they run in real
+// time, and are listed below (by directory where a directory holds nothing else). `unit`: every
+// other test, pure and in process, on fake timers where time matters, with a short timeout. A new
+// test is a unit test unless it is listed here; test/package/projects.test.ts checks that every
+// test file is in exactly one project and that every listed file exists. `vitest run` runs both;
+// `--project` picks one.
 
 /** `dir/name.test.ts` for each name. */
 const files = (dir: string, ...names: string[]): string[] =>
   names.map((name) => `${dir}/${name}.test.ts`);
-
-/** Pure, in-process tests. */
-const unit = {
-  include: [
-    'test/core/**/*.test.ts',
-    'test/model/**/*.test.ts',
-    'test/policy/**/*.test.ts',
-    'test/report/**/*.test.ts',
-    'test/spec/**/*.test.ts',
-    'test/sim/**/*.test.ts',
-    'test/stats/**/*.test.ts',
-    'test/experiments/figure5/**/*.test.ts',
-    ...files('test/experiments/timeouts', 'evaluate', 'latencyNoise', 'scenarios'),
-    ...files('test/cli', 'progress', 'timeoutsEvalScenarioNames'),
-    ...files('test/mesh', 'AdmissionGate', 'edgeRules', 'peerCheckConstantWork', 'requestHead'),
-    ...files('test/mesh', 'trust', 'upstreamRouting'),
-    ...files('test/package', 'projects', 'rootImport'),
-    ...files('test/runtime', 'Cancellation', 'remainingTime', 'retry', 'spentDeadline'),
-    ...files('test/scripts', 'metastability', 'soakArguments', 'soakCeilings', 'soakOutcomes'),
-    ...files('test/scripts', 'soakPacer', 'soakSummary', 'strategies', 'timeoutRoutingCases'),
-    ...files('test/scripts', 'validateCalls'),
-    ...files('test/testbed', 'invalidRun', 'openLoopPoisson', 'windowTally'),
-    ...files('examples', 'metastable'),
-  ],
-  // The retry conformance suite drives the real adapters over loopback.
-  exclude: [...configDefaults.exclude, 'test/policy/retry/conformance/**'],
-};
 
 /** Loopback servers, sidecars, the testbed, gRPC, the CLI end to end, packaging, fuzzing. */
 const integration = {
@@ -58,6 +32,12 @@ const integration = {
     ...files('examples', 'fetch-client'),
   ],
   exclude: [...configDefaults.exclude],
+};
+
+/** Everything else: pure, in-process tests. */
+const unit = {
+  include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
+  exclude: [...configDefaults.exclude, ...integration.include],
 };
 
 export default defineConfig({

@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
-import { attemptsPerRequest, brentRoot, mixedPhi, solveService } from '../src/model/index.js';
+import { attemptsPerRequest, mixedPhi, solveService } from '../src/model/index.js';
+import { brentRoot } from '../src/model/numeric/brent.js';
 import { medianNanosPerOp, report } from './harness.js';
 
 const load = {

@@ -4,13 +4,10 @@
  * flow equations from λin = γ (every service re-solved from the previous sweep's λout, as
  * docs/design.md's fixed-point iteration reads literally), using the same single-service solver.
  */
+
 import { pathToFileURL } from 'node:url';
-import {
-  analyzeNetwork,
-  type NetworkModel,
-  routingRows,
-  solveService,
-} from '../src/model/index.js';
+import { analyzeNetwork, type NetworkModel, solveService } from '../src/model/index.js';
+import { routingRows } from '../src/model/network/structure.js';
 import {
   builtinExample,
   generateCyclic,

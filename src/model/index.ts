@@ -5,26 +5,20 @@
 export type { BackoffDescription } from './backoff/BackoffDescription.js';
 export { DEFAULT_BACKOFF } from './backoff/BackoffDescription.js';
 export {
-  checkBackoff,
   type DelayLaw,
   drawRetryDelay,
-  exponentialCap,
-  MAX_DELAY_MS,
   retryDelayLaw,
 } from './backoff/retryDelay.js';
 export * from './distributions/index.js';
 export {
   type AnalyzeOptions,
   analyzeNetwork,
-  usesCallSolver,
-  usesTimedRouting,
 } from './network/analyzeNetwork.js';
 export type { BranchesAlongSweep, SweptBranches } from './network/branchSweep.js';
 export {
   type CallEquilibria,
   type CallEquilibrium,
   callEquilibria,
-  DISTINCT_STATE,
 } from './network/callEquilibria.js';
 export type {
   NetworkBranch,
@@ -52,14 +46,12 @@ export {
 } from './network/routingEquilibria.js';
 export { type CallSolution, type CallSolveOptions, solveCalls } from './network/solveCalls.js';
 export {
-  INNER_TOLERANCE,
   type RoutingSolution,
   type RoutingSolveOptions,
   solveRouting,
 } from './network/solveRouting.js';
 export {
   type RoutingStructure,
-  routingRows,
   routingStructure,
   type UniquenessGuarantee,
 } from './network/structure.js';
@@ -75,10 +67,17 @@ export {
   sweepRoutingEquilibria,
 } from './network/sweepRoutingEquilibria.js';
 export type { TimedRoutingSolution } from './network/timedRoutingState.js';
-export { sweepOrder, topologicalOrder } from './network/topology.js';
-export { brentRoot, type RootResult } from './numeric/brent.js';
-export { integrate } from './numeric/integrate.js';
-export * from './phi/index.js';
+export {
+  fluidPhi,
+  MODEL_NAMES,
+  type ModelName,
+  mixedPhi,
+  mm1mBlocking,
+  mm1mMeanInSystem,
+  mm1mPhi,
+  type Phi,
+  phiFor,
+} from './phi/index.js';
 export { mm1mMeanSojourn, mm1mSojournTail } from './queue/mm1mSojourn.js';
 export {
   type TimedServiceLoad,
@@ -89,8 +88,6 @@ export { type RandomSource, seededRandom } from './random.js';
 export { residualAlpha } from './residual.js';
 export { attemptsPerRequest, type RetryFlow, retryFlow } from './retryFlow.js';
 export {
-  attemptRejection,
-  FIXED_POINT_TOLERANCE,
   type ResidualClosure,
   type ServiceClassLoad,
   type ServiceClassReport,
@@ -98,7 +95,62 @@ export {
   type ServiceReport,
   solveService,
 } from './service.js';
-export { erfc, normalCdf } from './special.js';
-export * from './timeouts/index.js';
-export * from './tune/index.js';
-export * from './uniqueness/index.js';
+export {
+  type AttemptCost,
+  type AttemptOutcomeCost,
+  bestSingleTimeout,
+  ceilingTimeout,
+  type EmpiricalLatency,
+  type EmpiricalLatencyOptions,
+  empiricalLatency,
+  exponentialLatency,
+  type KaplanMeierEstimate,
+  kaplanMeier,
+  type LatencyComponent,
+  type LatencyDistribution,
+  type LatencySample,
+  type LogKernelLatency,
+  type LogKernelOptions,
+  type LognormalLatencyOptions,
+  linearCost,
+  logKernelLatency,
+  lognormalLatency,
+  mixtureLatency,
+  type OptimizedTimeouts,
+  type OptimizeTimeoutsOptions,
+  optimizeTimeouts,
+  type SequenceLatency,
+  type SingleTimeoutOptimum,
+  sequenceLatency,
+  singleTimeout,
+  type TimeoutNode,
+} from './timeouts/index.js';
+export {
+  type AssessOptions,
+  assessNetwork,
+  paretoFrontier,
+  type RetryRange,
+  TUNE_METRICS,
+  type TuneConstraint,
+  type TuneMetric,
+  type TuneMetrics,
+  type TuneObjective,
+  type TuneOptions,
+  type TunePoint,
+  type TuneResult,
+  tuneRetryLimits,
+} from './tune/index.js';
+export {
+  type CallCheckOptions,
+  type CallConfigurationCheck,
+  type CheckOptions,
+  type ConfigurationCheck,
+  type ConfigurationOptions,
+  checkCallConfiguration,
+  checkConfiguration,
+  type DistinctFixedPoints,
+  drawCallConfiguration,
+  drawConfiguration,
+  type FixedPointRun,
+  findDistinctFixedPoints,
+} from './uniqueness/index.js';

@@ -1,16 +1,13 @@
 /**
- * The discrete-event simulator: an event queue and engine in virtual time, the single-service
+ * The discrete-event simulator: an engine in virtual time, the single-service
  * simulation of DiffTry's model with retries, the network simulator (routing and call-graph
  * modes, every hop driven by the runtime's policy objects), and confidence intervals over
  * replications.
  * @module
  */
 
-export { type MeanWithCi95, meanWithCi95, studentT975 } from '../stats/confidence.js';
-export { EventQueue } from './engine/EventQueue.js';
-export { IntFifo } from './engine/IntFifo.js';
+export { type MeanWithCi95, meanWithCi95 } from '../stats/confidence.js';
 export {
-  DEFAULT_PROGRESS_EVERY_EVENTS,
   type EventHandler,
   Simulation,
   type SimulationOptions,
@@ -30,11 +27,6 @@ export type {
   SimulatedServiceClass,
 } from './network/NetworkSimulationResult.js';
 export {
-  type MultiplierPiece,
-  piecewiseLinearMultiplier,
-  type RateMultiplier,
-} from './network/RateMultiplier.js';
-export {
   type ReplicatedEndToEnd,
   type ReplicatedNetworkResult,
   type ReplicatedService,
@@ -52,17 +44,12 @@ export type {
   WindowFigures,
   WindowServiceFigures,
 } from './network/SimulatedWindow.js';
-export { type ScheduledRates, scheduledRates } from './network/scheduledRates.js';
 export {
   type NetworkPolicyOptions,
   type SimulateNetworkOptions,
   simulateNetwork,
 } from './network/simulateNetwork.js';
-export {
-  isNetworkStrategy,
-  NETWORK_STRATEGIES,
-  type NetworkStrategy,
-} from './network/strategy.js';
+export { NETWORK_STRATEGIES, type NetworkStrategy } from './network/strategy.js';
 export {
   type ReplicatedClassMeasurement,
   type ReplicatedSingleServiceResult,
@@ -70,11 +57,7 @@ export {
   replicateSingleService,
   type WithCi95,
 } from './replicate.js';
-export {
-  DEFAULT_WARMUP_FRACTION,
-  type SingleServiceClass,
-  type SingleServiceConfig,
-} from './SingleServiceConfig.js';
+export type { SingleServiceClass, SingleServiceConfig } from './SingleServiceConfig.js';
 export type {
   ClassMeasurement,
   ServiceMeasurement,

@@ -1,13 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { expectedPreviousDelayMs } from '../../src/model/backoff/retryDelay.js';
 import {
-  type BackoffDescription,
   checkBackoff,
-  DEFAULT_BACKOFF,
-  drawRetryDelay,
+  expectedPreviousDelayMs,
   exponentialCap,
   MAX_DELAY_MS,
+} from '../../src/model/backoff/retryDelay.js';
+import {
+  type BackoffDescription,
+  DEFAULT_BACKOFF,
+  drawRetryDelay,
   retryDelayLaw,
   seededRandom,
 } from '../../src/model/index.js';

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { brentRoot, integrate } from '../../src/model/index.js';
+import { brentRoot } from '../../src/model/numeric/brent.js';
+import { integrate } from '../../src/model/numeric/integrate.js';
+
 import { expectClose } from './reference.js';
 
 describe('brentRoot', () => {

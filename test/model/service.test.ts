@@ -1,12 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  FIXED_POINT_TOLERANCE,
-  fluidPhi,
-  type ModelName,
-  type ServiceLoad,
-  solveService,
-} from '../../src/model/index.js';
+import { fluidPhi, type ModelName, type ServiceLoad, solveService } from '../../src/model/index.js';
+import { FIXED_POINT_TOLERANCE } from '../../src/model/service.js';
 import {
   attemptsReference,
   bisectIncreasing,

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { erfc, normalCdf } from '../../src/model/index.js';
+import { erfc, normalCdf } from '../../src/model/special.js';
+
 import { expectClose, normalPdf, simpson } from './reference.js';
 
 /** Output of fixtures/erfc-reference.py (mpmath, 50 digits): [x, erfc(x)]. */

@@ -5,7 +5,8 @@ import {
   routingCycle,
   simulatorTimeouts,
 } from '../../scripts/lib/timeoutCases.js';
-import { analyzeNetwork, usesTimedRouting } from '../../src/model/index.js';
+import { analyzeNetwork } from '../../src/model/index.js';
+import { usesTimedRouting } from '../../src/model/network/analyzeNetwork.js';
 
 describe('the routing cases of the timeout validation', () => {
   it.each([

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sweepOrder, topologicalOrder } from '../../../src/model/index.js';
+import { sweepOrder, topologicalOrder } from '../../../src/model/network/topology.js';
 
 /** Random directed graphs on 1..8 nodes as adjacency lists (self-loops allowed). */
 const graphs = fc.integer({ min: 1, max: 8 }).chain((n) =>
