@@ -2,8 +2,9 @@
  * A load schedule read as a network at one instant, so that the analysis can be asked about the
  * load a simulated run is under at that time (before a trigger, at a point of a ramp).
  */
+
+import type { LoadSchedule } from '../../src/model/network/LoadSchedule.js';
 import type { NetworkModel } from '../../src/model/network/NetworkModel.js';
-import type { LoadSchedule } from '../../src/sim/network/LoadSchedule.js';
 import { scheduledRates } from '../../src/sim/network/scheduledRates.js';
 
 /**

@@ -6,6 +6,17 @@
  * @module
  */
 
+export type {
+  LoadChange,
+  LoadSchedule,
+  ScheduledMultiplier,
+  ScheduleNetwork,
+} from '../model/network/LoadSchedule.js';
+export {
+  type ResolvedLoadSchedule,
+  resolveLoadSchedule,
+  type ScheduleProblem,
+} from '../model/network/resolveLoadSchedule.js';
 export { type MeanWithCi95, meanWithCi95 } from '../stats/confidence.js';
 export {
   type EventHandler,
@@ -13,12 +24,6 @@ export {
   type SimulationOptions,
   type SimulationProgress,
 } from './engine/Simulation.js';
-export type {
-  LoadChange,
-  LoadSchedule,
-  ScheduledMultiplier,
-  ScheduleNetwork,
-} from './network/LoadSchedule.js';
 export type {
   NetworkSimulationResult,
   SimulatedEndToEnd,
@@ -34,11 +39,6 @@ export {
   replicateNetwork,
 } from './network/replicateNetwork.js';
 export { type ReplicatedWindow, replicateWindows } from './network/replicateWindows.js';
-export {
-  type ResolvedLoadSchedule,
-  resolveLoadSchedule,
-  type ScheduleProblem,
-} from './network/resolveLoadSchedule.js';
 export type {
   SimulatedWindow,
   WindowFigures,

@@ -1,4 +1,4 @@
-import type { ScheduleNetwork } from '../sim/network/LoadSchedule.js';
+import type { ScheduleNetwork } from '../model/network/LoadSchedule.js';
 import { parseSpecDocument } from './parseSpecDocument.js';
 import { readSpecFile } from './readSpecFile.js';
 import { type ScheduleSpec, scheduleSchema } from './scheduleSchema.js';

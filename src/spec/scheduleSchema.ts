@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { LoadChange, ScheduleNetwork } from '../sim/network/LoadSchedule.js';
-import { resolveLoadSchedule } from '../sim/network/resolveLoadSchedule.js';
+import type { LoadChange, ScheduleNetwork } from '../model/network/LoadSchedule.js';
+import { resolveLoadSchedule } from '../model/network/resolveLoadSchedule.js';
 import { reportIssue } from './customIssue.js';
 import { described } from './fieldMeta.js';
 

@@ -9,7 +9,7 @@ import {
 } from '../../scripts/lib/metastabilityExperiment.js';
 import { renderMetastability } from '../../scripts/lib/metastabilityReport.js';
 import { networkAtTime } from '../../scripts/lib/scheduledNetwork.js';
-import type { LoadSchedule } from '../../src/sim/network/LoadSchedule.js';
+import type { LoadSchedule } from '../../src/model/network/LoadSchedule.js';
 import {
   builtinExample,
   loadNetworkFile,

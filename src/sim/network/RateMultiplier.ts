@@ -1,3 +1,6 @@
+import type { MultiplierPiece } from '../../model/network/LoadSchedule.js';
+
+export type { MultiplierPiece } from '../../model/network/LoadSchedule.js';
 /**
  * A multiplier m(t) ≥ 0 of a rate over virtual time (seconds): of a service's capacity, or of
  * the external arrival rate of a class at a service. Pure: the same question always gets the
@@ -16,18 +19,6 @@ export interface RateMultiplier {
    * `advance(start, W)`.
    */
   advance(start: number, amount: number): number;
-}
-
-/**
- * One piece of a {@link piecewiseLinearMultiplier}: on [start, end) the multiplier goes linearly
- * from `from` (at `start`) to `to` (approached at `end`); `from === to` is a step. `end` may be
- * Infinity for a step that holds (then `to` is ignored).
- */
-export interface MultiplierPiece {
-  readonly start: number;
-  readonly end: number;
-  readonly from: number;
-  readonly to: number;
 }
 
 /**

@@ -1,11 +1,11 @@
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 import type { ServiceTimeDistribution } from '../../model/distributions/ServiceTimeDistribution.js';
+import type { LoadSchedule } from '../../model/network/LoadSchedule.js';
 import type { RandomSource } from '../../model/random.js';
 import type { Clock } from '../../policy/Clock.js';
 import type { RetryEventSink } from '../../policy/retry/RetryEvent.js';
 import type { RetryPolicy, RetryPolicyOptions } from '../../policy/retry/RetryPolicy.js';
 import type { TimeoutStrategy } from '../../policy/timeouts/TimeoutStrategy.js';
-import type { LoadSchedule } from './LoadSchedule.js';
 import type { SimulatedWindow } from './SimulatedWindow.js';
 import type { NetworkStrategy } from './strategy.js';
 

@@ -1,6 +1,6 @@
-import type { LoadSchedule, ScheduleNetwork } from './LoadSchedule.js';
+import type { LoadSchedule, ScheduleNetwork } from '../../model/network/LoadSchedule.js';
+import { resolveLoadSchedule } from '../../model/network/resolveLoadSchedule.js';
 import { piecewiseLinearMultiplier, type RateMultiplier } from './RateMultiplier.js';
-import { resolveLoadSchedule } from './resolveLoadSchedule.js';
 
 /**
  * The multipliers a {@link LoadSchedule} puts on a network's rates: per service its capacity's,

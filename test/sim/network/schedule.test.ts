@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NetworkModel } from '../../../src/model/index.js';
-import type { LoadSchedule } from '../../../src/sim/network/LoadSchedule.js';
+import type { LoadSchedule } from '../../../src/model/network/LoadSchedule.js';
 import { replicateNetwork } from '../../../src/sim/network/replicateNetwork.js';
 import type { SimulatedWindow } from '../../../src/sim/network/SimulatedWindow.js';
 import { scheduledRates } from '../../../src/sim/network/scheduledRates.js';

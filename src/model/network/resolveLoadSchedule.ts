@@ -1,10 +1,10 @@
 import type {
   LoadChange,
   LoadSchedule,
+  MultiplierPiece,
   ScheduledMultiplier,
   ScheduleNetwork,
 } from './LoadSchedule.js';
-import type { MultiplierPiece } from './RateMultiplier.js';
 
 /** A change of a schedule that cannot be used, and why; the schedule parser places it in the file. */
 export interface ScheduleProblem {

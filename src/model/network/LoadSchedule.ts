@@ -56,3 +56,15 @@ export interface ScheduleNetwork {
   /** Per service its name and γ_i^p per class (indexed like `classes`), requests/s. */
   readonly services: readonly { readonly name: string; readonly arrivals: readonly number[] }[];
 }
+
+/**
+ * One piece of a piecewise-linear rate multiplier (the simulator's `piecewiseLinearMultiplier`): on [start, end) the multiplier goes linearly
+ * from `from` (at `start`) to `to` (approached at `end`); `from === to` is a step. `end` may be
+ * Infinity for a step that holds (then `to` is ignored).
+ */
+export interface MultiplierPiece {
+  readonly start: number;
+  readonly end: number;
+  readonly from: number;
+  readonly to: number;
+}

@@ -1,0 +1,82 @@
+// The layers of src/ (docs/design.md, "Architecture"), checked by `npm run lint:layers` as part of
+// `npm test`. Arrows point down only:
+//
+//   cli ─► experiments ─► testbed ─► mesh ─► runtime ─► policy ─► model ─► core
+//                    └──► sim ───────────────────────┘   spec ─┘   stats ─┘
+//
+// A layer may import itself and the layers its rule allows, nothing above; no cycles anywhere.
+
+/** Each layer and the layers it may import (besides itself). */
+const LAYERS = {
+  core: [],
+  model: ['core'],
+  stats: ['core', 'model'],
+  report: ['core', 'model', 'stats'],
+  policy: ['core', 'model'],
+  runtime: ['core', 'model', 'policy'],
+  spec: ['core', 'model', 'policy'],
+  sim: ['core', 'model', 'stats', 'policy'],
+  mesh: ['core', 'model', 'stats', 'policy', 'runtime', 'spec'],
+  testbed: ['core', 'model', 'stats', 'report', 'policy', 'runtime', 'spec', 'mesh', 'sim'],
+  experiments: [
+    'core',
+    'model',
+    'stats',
+    'report',
+    'policy',
+    'runtime',
+    'spec',
+    'mesh',
+    'sim',
+    'testbed',
+  ],
+  cli: null, // the top: may import every layer
+};
+
+const ALL = Object.keys(LAYERS);
+
+const layerRules = Object.entries(LAYERS)
+  .filter(([, allowed]) => allowed !== null)
+  .map(([layer, allowed]) => {
+    const forbidden = ALL.filter((other) => other !== layer && !allowed.includes(other));
+    return {
+      name: `layer-${layer}`,
+      comment: `src/${layer} may import only ${allowed.length === 0 ? 'itself' : allowed.join(', ')}`,
+      severity: 'error',
+      from: { path: `^src/${layer}/` },
+      to: { path: `^src/(${forbidden.join('|')})/` },
+    };
+  });
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: 'no-root-entry-inside',
+      comment: 'src/index.ts is the package root for users; code inside imports the modules',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^src/index\\.ts$' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'no module imports itself back at run time, through any path (a type may)',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'model-is-browser-safe',
+      comment: 'the model runs in a browser: no Node built-in, directly or through a dependency',
+      severity: 'error',
+      from: { path: '^src/(core|model)/' },
+      to: { dependencyTypes: ['core'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};
