@@ -17,11 +17,16 @@ export type PolicySource =
 
 /** Settings every adapter applies to each call. */
 export interface AdapterOptions extends RetryListeners {
-  /** Total time of each call, ms from its start (all attempts and waits); default none. */
+  /**
+   * Total time of each call, ms from its start (all attempts and waits); default none of its
+   * own (the request context's deadline, if any, still applies).
+   * @default none (the request context's deadline, if any)
+   */
   readonly deadlineMs?: number;
   /**
    * Per-try timeouts, shared by every call made through the adapter (an adaptive strategy learns
    * from all of them); default the class's (or the policy's) `timeoutMs`, if any.
+   * @default the class's (or the policy's) `timeoutMs` as a fixed timeout, if any
    */
   readonly timeout?: TimeoutStrategy;
 }

@@ -18,11 +18,15 @@ export type FetchFunction = (
 
 /** Options of {@link difftryFetch} besides the policy. */
 export interface FetchAdapterOptions extends AdapterOptions {
-  /** The fetch each attempt calls; default `globalThis.fetch` (looked up at each call). */
+  /**
+   * The fetch each attempt calls; default `globalThis.fetch` (looked up at each call).
+   * @default globalThis.fetch
+   */
   readonly fetch?: FetchFunction;
   /**
    * The largest request body (bytes) kept in memory to be sent again on a retry; default 1 MiB.
    * A larger body is sent once, with no retries.
+   * @default 1_048_576 (1 MiB)
    */
   readonly maxBufferBytes?: number;
 }

@@ -45,12 +45,14 @@ export interface DifftryGrpcInterceptorOptions extends RetryListeners {
    * Client-streaming calls keep their request messages to replay them on a retry; past this many
    * the call makes no more retries (give-up reason `limit`, as for an HTTP body that cannot be
    * sent again) and the buffer is freed. Default 64. Unary calls always buffer their one message.
+   * @default 64
    */
   readonly maxBufferedMessages?: number;
   /**
    * Per-try timeouts, shared by every call made through the interceptor (an adaptive strategy
    * learns from all of them); default the class's (or the policy's) `timeoutMs`, if any. Each
    * attempt's grpc-js deadline is its timeout, cut to the call's deadline.
+   * @default the class's (or the policy's) `timeoutMs` as a fixed timeout, if any
    */
   readonly timeout?: TimeoutStrategy;
   // The event listeners (`onRetry`, `onGiveUp`, `onSuccess`, `onFailure`) are called

@@ -37,12 +37,14 @@ export interface RequestContextOptions<Req extends IncomingMessage = IncomingMes
    * Whether the caller's class header is believed: a boolean, or a function of the request (its
    * peer address, its client certificate). Default true without `edge`, false with it. An
    * untrusted header is removed from the request before the handler runs.
+   * @default true without `edge`, false with it
    */
   readonly trustHeader?: boolean | ((req: Req) => boolean);
   /**
    * A header carrying the caller's remaining time in milliseconds (a relative budget, like gRPC's
    * `grpc-timeout`, so clocks need not agree), which becomes the context's deadline. Malformed
    * values are ignored. Default none.
+   * @default none (no deadline header)
    */
   readonly deadlineHeader?: string;
   /**
@@ -52,6 +54,7 @@ export interface RequestContextOptions<Req extends IncomingMessage = IncomingMes
    * `%252e`, `..;`) answered with 400 before the handler runs. Default true: a route the edge
    * classified must be the route the handler serves. Turn it off only when a router before this
    * one has already done the same.
+   * @default true
    */
   readonly normalizeTarget?: boolean;
 }

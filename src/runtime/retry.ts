@@ -28,7 +28,10 @@ export interface AttemptInfo {
 export interface RetryOptions<T> extends RetryListeners {
   /** The policy, or the options to build one. Build it once and share it: budgets live in it. */
   readonly policy: RetryPolicy | RetryPolicyOptions;
-  /** The request's class; default the current request context's, else the policy's default. */
+  /**
+   * The request's class; default the current request context's, else the policy's default.
+   * @default the current request context's class, else the policy's default class
+   */
   readonly className?: string;
   /** HTTP method, for the idempotency rule. */
   readonly method?: string;
@@ -37,16 +40,24 @@ export interface RetryOptions<T> extends RetryListeners {
   /**
    * Total time for the call (ms from now); default the request context's deadline, if any. No
    * attempt runs past it: an attempt's timeout is cut to the time left.
+   * @default the request context's deadline, if any
    */
   readonly deadlineMs?: number;
-  /** Per-try timeouts; default the class's (or policy's) `timeoutMs`, if any. */
+  /**
+   * Per-try timeouts; default the class's (or policy's) `timeoutMs`, if any.
+   * @default the class's (or policy's) `timeoutMs` as a fixed timeout, if any
+   */
   readonly timeout?: TimeoutStrategy;
   /**
    * At most this many retries for this call, below the class's limit (an integer ≥ 0). Adapters
    * pass 0 for a request whose body cannot be sent twice.
+   * @default the class's limit (no cap of its own)
    */
   readonly retryLimit?: number;
-  /** Translates a resolved value into an outcome (default: success). */
+  /**
+   * Translates a resolved value into an outcome (default: success).
+   * @default every value is a success
+   */
   readonly classify?: (result: T) => AttemptOutcome;
   /** Drops a value that is about to be retried (e.g. cancels a response body). */
   readonly discard?: (result: T) => void | Promise<void>;
@@ -85,6 +96,7 @@ export interface ExecuteSettings {
    * Whether each attempt runs inside the request context (class, deadline, attempt); default
    * true. An adapter whose attempt runs no code of the caller's may spare it (the context's
    * async hooks make every promise of the process dearer once used).
+   * @default true
    */
   readonly context?: boolean;
 }

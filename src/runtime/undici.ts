@@ -25,6 +25,7 @@ export type DifftryInterceptorOptions = PolicySource &
      * request as the caller's deadline (the call ends at the soonest of it, `deadlineMs` and the
      * request context's), and set on every attempt to the time left, so the next hop knows its
      * budget. Malformed values are dropped. Default none.
+     * @default none (no deadline header)
      */
     readonly deadlineHeader?: string;
   };

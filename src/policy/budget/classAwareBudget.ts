@@ -9,6 +9,7 @@ export interface ClassAwareBudgetOptions extends RatioBudgetOptions {
   /**
    * The share of the window's allowance, in [0, 1], that the lowest class may not touch and that
    * is kept for the classes above it; default 0.5.
+   * @default 0.5
    */
   readonly reserveShare?: number;
 }

@@ -4,9 +4,15 @@ import type { RetryBudget } from './RetryBudget.js';
 
 /** Options of {@link envoyBudget}, as in Envoy's `circuit_breakers.thresholds.retry_budget`. */
 export interface EnvoyBudgetOptions {
-  /** Active retries allowed, as a percentage of active requests, in [0, 100]; default 20. */
+  /**
+   * Active retries allowed, as a percentage of active requests, in [0, 100]; default 20.
+   * @default 20
+   */
   readonly budgetPercent?: number;
-  /** Active retries always allowed, however few requests are active (an integer ≥ 0); default 3. */
+  /**
+   * Active retries always allowed, however few requests are active (an integer ≥ 0); default 3.
+   * @default 3
+   */
   readonly minRetryConcurrency?: number;
 }
 

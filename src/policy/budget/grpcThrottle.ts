@@ -4,9 +4,15 @@ import type { RetryBudget } from './RetryBudget.js';
 
 /** Options of {@link grpcThrottle}, as in a gRPC service config's `retryThrottling`. */
 export interface GrpcThrottleOptions {
-  /** The token bucket's size and starting level, in (0, 1000]; default 10. */
+  /**
+   * The token bucket's size and starting level, in (0, 1000]; default 10.
+   * @default 10
+   */
   readonly maxTokens?: number;
-  /** Tokens a successful attempt puts back, in [0.001, 1000] (three decimals kept); default 0.1. */
+  /**
+   * Tokens a successful attempt puts back, in [0.001, 1000] (three decimals kept); default 0.1.
+   * @default 0.1
+   */
   readonly tokenRatio?: number;
 }
 

@@ -4,16 +4,26 @@ import { windowedCounter } from './windowedCounter.js';
 
 /** Options of a ratio budget (Finagle's `RetryBudget`), shared by the Finagle and class-aware budgets. */
 export interface RatioBudgetOptions {
-  /** How long a request's deposit and a retry's withdrawal count, ms; default 10,000. */
+  /**
+   * How long a request's deposit and a retry's withdrawal count, ms; default 10,000.
+   * @default 10_000
+   */
   readonly ttlMs?: number;
   /**
    * Retries per second allowed on top of the ratio, so a client with little traffic can still
    * retry; the reserve is `minRetriesPerSec × ttlMs / 1000` retries. Default 10.
+   * @default 10
    */
   readonly minRetriesPerSec?: number;
-  /** Retries allowed per request in the window (0.2 = one retry per five requests); default 0.2. */
+  /**
+   * Retries allowed per request in the window (0.2 = one retry per five requests); default 0.2.
+   * @default 0.2
+   */
   readonly percentCanRetry?: number;
-  /** Slices of the sliding window (memory and expiry granularity); default 10. */
+  /**
+   * Slices of the sliding window (memory and expiry granularity); default 10.
+   * @default 10
+   */
   readonly slices?: number;
 }
 

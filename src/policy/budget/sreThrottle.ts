@@ -9,11 +9,18 @@ export interface SreThrottleOptions {
   /**
    * The multiplier K: the client sends freely while its attempts stay below K times the attempts
    * the backend accepted. Larger is more lenient; default 2 (the book's suggestion).
+   * @default 2
    */
   readonly k?: number;
-  /** The history the counts cover, ms; default 120,000 (two minutes, as in the book). */
+  /**
+   * The history the counts cover, ms; default 120,000 (two minutes, as in the book).
+   * @default 120_000
+   */
   readonly windowMs?: number;
-  /** Slices of the sliding window (memory and expiry granularity); default 10. */
+  /**
+   * Slices of the sliding window (memory and expiry granularity); default 10.
+   * @default 10
+   */
   readonly slices?: number;
   /** Uniforms in [0, 1) for the throttling draw (required: pass a seeded source in tests). */
   readonly random: RandomSource;

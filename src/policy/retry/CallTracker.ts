@@ -7,19 +7,27 @@ import type { GiveUpReason, RetryDecision, RetryPolicy } from './RetryPolicy.js'
 export interface CallSettings {
   /** HTTP method, for the idempotency rule; omit for calls without one. */
   readonly method?: string;
-  /** Absolute deadline of the whole call on the policy's clock (ms); default none. */
+  /**
+   * Absolute deadline of the whole call on the policy's clock (ms); default none.
+   * @default none (no deadline)
+   */
   readonly deadlineMs?: number;
   /**
    * At most this many retries for this call, below the class's limit (an integer ≥ 0, or
    * `Infinity`); default no cap of its own. Adapters pass 0 for a request that cannot be sent twice.
+   * @default Infinity (no cap of its own; the class's limit applies)
    */
   readonly retryLimit?: number;
   /**
    * Per-try timeouts; `null` for none; default (undefined) the class's (or the policy's)
    * `timeoutMs` as a fixed timeout, if any.
+   * @default the class's (or the policy's) `timeoutMs` as a fixed timeout, if any
    */
   readonly timeout?: TimeoutStrategy | null;
-  /** Where the call's events go; default nowhere. */
+  /**
+   * Where the call's events go; default nowhere.
+   * @default none (events go nowhere)
+   */
   readonly events?: RetryEventSink;
 }
 

@@ -12,13 +12,25 @@ import { parseGrpcPushback, parseRetryAfter } from './retryAfter.js';
 
 /** Which outcomes are worth a retry. */
 export interface RetryOn {
-  /** HTTP statuses; default 503 and 429. */
+  /**
+   * HTTP statuses; default 503 and 429.
+   * @default [503, 429]
+   */
   readonly statuses?: readonly number[];
-  /** Network error codes; default ECONNREFUSED, ECONNRESET, EPIPE, UND_ERR_SOCKET. */
+  /**
+   * Network error codes; default ECONNREFUSED, ECONNRESET, EPIPE, UND_ERR_SOCKET.
+   * @default ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']
+   */
   readonly errorCodes?: readonly string[];
-  /** gRPC codes; default UNAVAILABLE (14) and RESOURCE_EXHAUSTED (8). */
+  /**
+   * gRPC codes; default UNAVAILABLE (14) and RESOURCE_EXHAUSTED (8).
+   * @default [14, 8]
+   */
   readonly grpcCodes?: readonly number[];
-  /** Retry a per-try timeout; default true. */
+  /**
+   * Retry a per-try timeout; default true.
+   * @default true
+   */
   readonly timeouts?: boolean;
 }
 
@@ -29,23 +41,42 @@ export interface RetryOn {
 export interface RetryPolicyOptions {
   /** The priority classes: name → { retries, timeoutMs?, backoff? }, highest first. */
   readonly classes: Readonly<Record<string, ClassOptions>>;
-  /** The class of unknown or unlabelled requests; default the last (lowest) class. */
+  /**
+   * The class of unknown or unlabelled requests; default the last (lowest) class.
+   * @default the last (lowest) class
+   */
   readonly defaultClass?: string;
-  /** The header that carries the class; default `x-priority`. */
+  /**
+   * The header that carries the class; default `x-priority`.
+   * @default 'x-priority'
+   */
   readonly header?: string;
-  /** Retry delay of classes without their own; default exponentially distributed, mean 100 ms. */
+  /**
+   * Retry delay of classes without their own; default exponentially distributed, mean 100 ms.
+   * @default { kind: 'random', meanMs: 100 } (`DEFAULT_BACKOFF`)
+   */
   readonly backoff?: BackoffDescription;
-  /** Per-try timeout (ms) of classes without their own; default none. */
+  /**
+   * Per-try timeout (ms) of classes without their own; default none.
+   * @default none (no per-try timeout)
+   */
   readonly timeoutMs?: number;
   readonly retryOn?: RetryOn;
   /**
    * Methods that may be retried; default the idempotent ones (GET, HEAD, OPTIONS, TRACE, PUT,
    * DELETE). A call without a method (gRPC, a plain function) is always eligible.
+   * @default ['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']
    */
   readonly methods?: readonly string[];
-  /** Honour `Retry-After` and `grpc-retry-pushback-ms`; default true. */
+  /**
+   * Honour `Retry-After` and `grpc-retry-pushback-ms`; default true.
+   * @default true
+   */
   readonly respectPushback?: boolean;
-  /** A server asking for a longer wait than this (ms) is not retried; default 60,000. */
+  /**
+   * A server asking for a longer wait than this (ms) is not retried; default 60,000.
+   * @default 60_000
+   */
   readonly maxPushbackMs?: number;
   /** A retry budget that composes with the class limits (checked after them). */
   readonly budget?: RetryBudget;

@@ -17,16 +17,24 @@ export interface CombinedTimeoutsOptions {
   /**
    * The Optimizer's options (its ceiling is the Controller's, so no `tzMs`); defaults as
    * {@link optimizerTimeouts}' but `weights: 'recency'`.
+   * @default as {@link optimizerTimeouts}' but `weights: 'recency'`
    */
   readonly optimizer?: Readonly<Omit<OptimizerTimeoutsOptions, 'tzMs'>>;
   /**
    * The Controller's options (no `gamma`: it sets a ceiling, not a per-retry growth); defaults as
    * {@link controllerTimeouts}' but `alpha: 1/4`.
+   * @default as {@link controllerTimeouts}' but `alpha: 1 / 4`
    */
   readonly controller?: Readonly<Omit<ControllerTimeoutsOptions, 'gamma'>>;
-  /** One request in this many is diagnostic (the first, the (M+1)-th, …); default 20. */
+  /**
+   * One request in this many is diagnostic (the first, the (M+1)-th, …); default 20.
+   * @default 20
+   */
   readonly diagnosticEvery?: number;
-  /** The timeout of a diagnostic request's attempts, ms; default 60,000. */
+  /**
+   * The timeout of a diagnostic request's attempts, ms; default 60,000.
+   * @default 60_000
+   */
   readonly diagnosticTimeoutMs?: number;
 }
 

@@ -4,19 +4,41 @@ import type { TimeoutObservation } from './TimeoutStrategy.js';
 
 /** Options of {@link controllerTimeouts}; times in ms. */
 export interface ControllerTimeoutsOptions {
-  /** The timeout before anything is observed; default 1000 (RFC 6298's initial RTO). */
+  /**
+   * The timeout before anything is observed; default 1000 (RFC 6298's initial RTO), or `maxMs` if
+   * that is smaller.
+   * @default 1000 (or `maxMs`, if smaller)
+   */
   readonly initialMs?: number;
-  /** The tightest timeout; default 1. */
+  /**
+   * The tightest timeout; default 1.
+   * @default 1
+   */
   readonly minMs?: number;
-  /** The widest timeout; default 60,000 (RFC 6298's suggested ceiling). */
+  /**
+   * The widest timeout; default 60,000 (RFC 6298's suggested ceiling).
+   * @default 60_000
+   */
   readonly maxMs?: number;
-  /** Gain of a success: the share of the gap to the target closed; default 1/8. */
+  /**
+   * Gain of a success: the share of the gap to the target closed; default 1/8.
+   * @default 1 / 8
+   */
   readonly alpha?: number;
-  /** The target over a success's latency; default 3. */
+  /**
+   * The target over a success's latency; default 3.
+   * @default 3
+   */
   readonly k?: number;
-  /** Widening per timeout; default 2. */
+  /**
+   * Widening per timeout; default 2.
+   * @default 2
+   */
   readonly beta?: number;
-  /** Growth per retry within one request; default 2. */
+  /**
+   * Growth per retry within one request; default 2.
+   * @default 2
+   */
   readonly gamma?: number;
 }
 

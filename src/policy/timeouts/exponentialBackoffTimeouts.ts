@@ -8,18 +8,31 @@ export interface ExponentialBackoffTimeoutsOptions {
   readonly startMs?: number;
   /** The starting latency L0, ms: the first timeout is `headroom · L0`. */
   readonly startingLatencyMs?: number;
-  /** Growth from one element to the next; default 2. */
+  /**
+   * Growth from one element to the next; default 2.
+   * @default 2
+   */
   readonly factor?: number;
-  /** Elements of the sequence, the last repeating; default 5. */
+  /**
+   * Elements of the sequence, the last repeating; default 5.
+   * @default 5
+   */
   readonly elements?: number;
-  /** The first timeout over the starting latency; default 1.2 (20 % above). */
+  /**
+   * The first timeout over the starting latency; default 1.2 (20 % above).
+   * @default 1.2
+   */
   readonly headroom?: number;
   /**
    * With neither start given: successful latencies whose median becomes L0; default 20. Until
    * then the sequence starts at `initialMs`.
+   * @default 20
    */
   readonly learnFrom?: number;
-  /** The first timeout while L0 is being learnt, ms; default 1000 (RFC 6298's initial RTO). */
+  /**
+   * The first timeout while L0 is being learnt, ms; default 1000 (RFC 6298's initial RTO).
+   * @default 1000
+   */
   readonly initialMs?: number;
 }
 

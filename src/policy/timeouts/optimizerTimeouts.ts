@@ -33,36 +33,59 @@ export interface OptimizerTimeoutsOptions {
   /**
    * Timeouts in the sequence, t_z included: the levels of the Optimizer's tree search (docs/design.md,
    * "Timeouts"); default 4. The Optimizer may answer fewer when an earlier timeout does not help.
+   * @default 4
    */
   readonly depth?: number;
-  /** Observations kept, the oldest dropped first; default 2000. */
+  /**
+   * Observations kept, the oldest dropped first; default 2000.
+   * @default 2000
+   */
   readonly bufferSize?: number;
-  /** The sequence is recomputed after every this many buffered observations; default 100. */
+  /**
+   * The sequence is recomputed after every this many buffered observations; default 100.
+   * @default 100
+   */
   readonly recomputeEvery?: number;
   /**
    * The ceiling t_z given to the Optimizer, ms; default none (the Optimizer chooses it). In a
    * stationary model the best sequence collapses to one repeated timeout; t_z carries a call
    * through a short spike.
+   * @default none (the Optimizer chooses it)
    */
   readonly tzMs?: number;
-  /** The cost g(t) of an attempt, passed to `optimizeTimeouts` as it is; default the model's. */
+  /**
+   * The cost g(t) of an attempt, passed to `optimizeTimeouts` as it is; default the model's.
+   * @default the model's cost
+   */
   readonly cost?: OptimizeCost;
   /**
    * `uniform` (default): every sample weighs 1. `recency`: the i-th oldest of n samples weighs
    * i, so the newest count n times the oldest (docs/design.md: the Combined system's Optimizer).
+   * @default 'uniform'
    */
   readonly weights?: SampleWeights;
-  /** The timeout of every attempt until the first recompute; default 1000. */
+  /**
+   * The timeout of every attempt until the first recompute; default 1000, or `maxMs` if that is
+   * smaller.
+   * @default 1000 (or `maxMs`, if smaller)
+   */
   readonly initialMs?: number;
-  /** The widest timeout handed out; default 60,000. */
+  /**
+   * The widest timeout handed out; default 60,000.
+   * @default 60_000
+   */
   readonly maxMs?: number;
   /**
    * Measures each recompute (`state().lastRecomputeMs`, `recomputeTimeMs`) when given: pass a
    * real monotonic clock (`performance.now`) to report computing cost. Without one, nothing is
    * timed.
+   * @default none (nothing is timed)
    */
   readonly clock?: Clock;
-  /** The Optimizer; default {@link modelOptimizer}. */
+  /**
+   * The Optimizer; default {@link modelOptimizer}.
+   * @default modelOptimizer
+   */
   readonly optimize?: TimeoutOptimizer;
 }
 

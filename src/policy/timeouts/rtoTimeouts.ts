@@ -4,23 +4,42 @@ import type { TimeoutObservation } from './TimeoutStrategy.js';
 
 /** Options of {@link rtoTimeouts}; times in ms. */
 export interface RtoTimeoutsOptions {
-  /** RTO before the first sample; default 1000 (RFC 6298 (2.1)). */
+  /**
+   * RTO before the first sample; default 1000 (RFC 6298 (2.1)), or `maxMs` if that is smaller.
+   * @default 1000 (or `maxMs`, if smaller)
+   */
   readonly initialMs?: number;
   /**
    * Floor of every computed RTO; default 0. RFC 6298 (2.4) rounds up to 1 s, a floor set for
    * TCP's coarse timers that would swamp service latencies of a few ms: pass 1000 for the RFC's
    * behaviour.
+   * @default 0
    */
   readonly minMs?: number;
-  /** Ceiling of every timeout, backed off or not; default 60,000 (RFC 6298 (2.5)). */
+  /**
+   * Ceiling of every timeout, backed off or not; default 60,000 (RFC 6298 (2.5)).
+   * @default 60_000
+   */
   readonly maxMs?: number;
-  /** K, the weight of the variation; default 4. */
+  /**
+   * K, the weight of the variation; default 4.
+   * @default 4
+   */
   readonly k?: number;
-  /** α, the gain of SRTT; default 1/8. */
+  /**
+   * α, the gain of SRTT; default 1/8.
+   * @default 1 / 8
+   */
   readonly alpha?: number;
-  /** β, the gain of RTTVAR; default 1/4. */
+  /**
+   * β, the gain of RTTVAR; default 1/4.
+   * @default 1 / 4
+   */
   readonly beta?: number;
-  /** G, the clock granularity, ms (> 0); default 1. */
+  /**
+   * G, the clock granularity, ms (> 0); default 1.
+   * @default 1
+   */
   readonly clockGranularityMs?: number;
 }
 
