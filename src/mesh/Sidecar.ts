@@ -18,15 +18,30 @@ import { peerCheck, peerHeaderValue } from './trust.js';
 
 /** Options of {@link startSidecar}: what a config file cannot say. */
 export interface SidecarOptions {
-  /** Milliseconds, for the retry policies and deadlines; default the wall clock. */
+  /**
+   * Milliseconds, for the retry policies and deadlines; default the wall clock.
+   * @default systemClock (the wall clock)
+   */
   readonly clock?: Clock;
-  /** Uniforms in [0, 1) for backoff jitter; default `Math.random`. */
+  /**
+   * Uniforms in [0, 1) for backoff jitter; default `Math.random`.
+   * @default Math.random
+   */
   readonly random?: RandomSource;
-  /** Where the sidecar reports a handler that threw (one line each); default nowhere. */
+  /**
+   * Where the sidecar reports a handler that threw (one line each); default nowhere.
+   * @default none (nothing is logged)
+   */
   readonly log?: (line: string) => void;
-  /** Where `identity.tokenEnv` and edge rules' `valueEnv` are looked up; default `process.env`. */
+  /**
+   * Where `identity.tokenEnv` and edge rules' `valueEnv` are looked up; default `process.env`.
+   * @default process.env
+   */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** How messages name the config (its file); default `sidecar config`. */
+  /**
+   * How messages name the config (its file); default `sidecar config`.
+   * @default 'sidecar config'
+   */
   readonly source?: string;
 }
 

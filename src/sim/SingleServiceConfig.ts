@@ -11,7 +11,10 @@ export interface SingleServiceClass {
   readonly arrivalRate: number;
   /** k_p: retries after a rejected attempt, so at most k_p + 1 attempts; an integer ≥ 0. */
   readonly retryLimit: number;
-  /** Delay before each retry; default {@link DEFAULT_BACKOFF} (exponential, mean 100 ms). */
+  /**
+   * Delay before each retry; default {@link DEFAULT_BACKOFF} (exponential, mean 100 ms).
+   * @default DEFAULT_BACKOFF (exponential, mean 100 ms)
+   */
   readonly backoff?: BackoffDescription;
 }
 
@@ -26,7 +29,10 @@ export interface SingleServiceConfig {
   /** m: most requests in the system, the one in service included; an integer ≥ 1 or
    * `Infinity`. An attempt that finds m present is rejected at once. */
   readonly queue: number;
-  /** Service-time law (seconds); default exponential with mean 1/`capacity`. */
+  /**
+   * Service-time law (seconds); default exponential with mean 1/`capacity`.
+   * @default exponential with mean 1/`capacity`
+   */
   readonly serviceTime?: ServiceTimeDistribution;
   /** The classes, in the order results list them; at least one. */
   readonly classes: readonly SingleServiceClass[];
@@ -36,12 +42,16 @@ export interface SingleServiceConfig {
    * Virtual seconds simulated before the measured window opens, so the empty initial state
    * does not bias the figures; default 10 % of `duration`, long against the relaxation of a
    * service whose service and retry-delay times are milliseconds to a second.
+   * @default 10 % of `duration`
    */
   readonly warmup?: number;
   /** Seed of the random source (a safe integer). */
   readonly seed: number;
-  /** Substream of the seed (default 0); replication r of {@link replicateSingleService} uses
-   * `stream + r`. */
+  /**
+   * Substream of the seed (default 0); replication r of {@link replicateSingleService} uses
+   * `stream + r`.
+   * @default 0
+   */
   readonly stream?: number;
 }
 

@@ -4,25 +4,37 @@ import type { EdgeRuleConfig, SidecarConfigInput } from './sidecarSchema.js';
 
 /** Options of {@link sidecarsFromNetwork}: where things listen, since a network file has no ports. */
 export interface SidecarsFromNetworkOptions {
-  /** The host every listener binds and every URL names; default `127.0.0.1` (one machine). */
+  /**
+   * The host every listener binds and every URL names; default `127.0.0.1` (one machine).
+   * @default '127.0.0.1'
+   */
   readonly host?: string;
   /**
    * Ports: service i (in file order) gets its inbound listener on `basePort + 2i` and its
    * outbound one on `basePort + 2i + 1`; default 15000.
+   * @default 15_000
    */
   readonly basePort?: number;
-  /** Service i's application listens on `appBasePort + i`; default 8080. */
+  /**
+   * Service i's application listens on `appBasePort + i`; default 8080.
+   * @default 8080
+   */
   readonly appBasePort?: number;
-  /** The environment variable holding the mesh token; default `DIFFTRY_MESH_TOKEN`. */
+  /**
+   * The environment variable holding the mesh token; default `DIFFTRY_MESH_TOKEN`.
+   * @default 'DIFFTRY_MESH_TOKEN'
+   */
   readonly tokenEnv?: string;
   /**
    * The edge rules of every service with external arrivals; default none, so every external
    * request gets the default (lowest) class until rules are written.
+   * @default none
    */
   readonly edgeRules?: readonly EdgeRuleConfig[];
   /**
    * Callers trusted at the edge besides the services (e.g. a load generator holding the mesh
    * token); default none.
+   * @default none
    */
   readonly edgePeers?: readonly string[];
 }

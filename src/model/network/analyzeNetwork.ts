@@ -17,15 +17,22 @@ import type { TimedRoutingSolution } from './timedRoutingState.js';
 
 /** Options of {@link analyzeNetwork}. */
 export interface AnalyzeOptions {
-  /** Tolerance of the network fixed point (relative on λin, or absolute on s); default 1e-12. */
+  /**
+   * Tolerance of the network fixed point (relative on λin, or absolute on s); default 1e-12.
+   * @default 1e-12
+   */
   readonly tolerance?: number;
-  /** Most passes over the network; default 10,000 (routing) or 1,000 (calls). */
+  /**
+   * Most passes over the network; default 10,000 (routing) or 1,000 (calls).
+   * @default 10_000 (routing) or 1000 (calls)
+   */
   readonly maxIterations?: number;
   /**
    * Equilibria already found for this network (e.g. by `sweepEquilibria` or
    * `sweepRoutingEquilibria`, which follow them along a sweep): reported instead of solving
    * again. `CallEquilibria` for networks that {@link usesCallSolver}, `RoutingEquilibria` for
    * those that {@link usesTimedRouting}.
+   * @default none (the equilibria are solved for)
    */
   readonly equilibria?: CallEquilibria | RoutingEquilibria;
 }

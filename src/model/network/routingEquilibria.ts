@@ -16,9 +16,15 @@ import {
 
 /** Options of {@link routingEquilibria}. */
 export interface RoutingEquilibriaOptions {
-  /** Relative tolerance on every λin between two sweeps; default 1e-12. */
+  /**
+   * Relative tolerance on every λin between two sweeps; default 1e-12.
+   * @default 1e-12
+   */
   readonly tolerance?: number | undefined;
-  /** Most Gauss–Seidel sweeps per settle; default 10,000. */
+  /**
+   * Most Gauss–Seidel sweeps per settle; default 10,000.
+   * @default 10_000
+   */
   readonly maxIterations?: number | undefined;
 }
 

@@ -20,11 +20,16 @@ export interface CallSolveOptions {
   /**
    * Starting attempt rejection s per service (turned into the offered load with that φ);
    * default: the network idle (s = 0).
+   * @default the network idle (s = 0)
    */
   readonly initialS?: readonly number[];
   /** Starting offered load ρ per service; overrides `initialS`. */
   readonly initialRho?: ArrayLike<number>;
-  /** Start from saturation, every attempt failing (the storm branch); overrides the others. */
+  /**
+   * Start from saturation, every attempt failing (the storm branch); overrides the others.
+   * Default false.
+   * @default false
+   */
   readonly saturated?: boolean;
   /** Every external arrival rate × this (continuation in the load). @default 1 */
   readonly scale?: number;

@@ -8,13 +8,20 @@ export { INNER_TOLERANCE } from './routingPlan.js';
 
 /** Options of {@link solveRouting}. */
 export interface RoutingSolveOptions {
-  /** Relative tolerance on every λin between two sweeps; default 1e-12. */
+  /**
+   * Relative tolerance on every λin between two sweeps; default 1e-12.
+   * @default 1e-12
+   */
   readonly tolerance?: number;
-  /** Most Gauss–Seidel sweeps before giving up; default 10,000. */
+  /**
+   * Most Gauss–Seidel sweeps before giving up; default 10,000.
+   * @default 10_000
+   */
   readonly maxIterations?: number;
   /**
    * Starting λin per service and class (requests/s); default the external arrivals γ. Used to
    * check that different starts reach the same fixed point.
+   * @default the external arrivals γ
    */
   readonly initialIn?: readonly (readonly number[])[];
 }

@@ -28,7 +28,15 @@ export interface SweepEquilibria extends BranchesAlongSweep<CallSolution> {
 export interface SweepEquilibriaOptions {
   /** Whether the load rises with the parameter (an arrival rate) or falls (a capacity). */
   readonly loadRises: boolean;
+  /**
+   * Absolute tolerance on every s_j between two sweeps of each settle; default 1e-12.
+   * @default 1e-12
+   */
   readonly tolerance?: number;
+  /**
+   * Most sweeps of each settle; default 1000.
+   * @default 1000
+   */
   readonly maxIterations?: number;
 }
 

@@ -4,9 +4,15 @@ import { DEFAULT_GRID_SIZE, logKernelLatency } from './logKernelLatency.js';
 
 /** Options of {@link empiricalLatency}. */
 export interface EmpiricalLatencyOptions {
-  /** Kernel sd on ln(latency); default {@link logSilvermanBandwidth} of the Kaplan–Meier law. */
+  /**
+   * Kernel sd on ln(latency); default {@link logSilvermanBandwidth} of the Kaplan–Meier law.
+   * @default logSilvermanBandwidth of the Kaplan–Meier law
+   */
   readonly bandwidth?: number;
-  /** Nodes of the log-latency grid, default 512. */
+  /**
+   * Nodes of the log-latency grid, default 512.
+   * @default 512
+   */
   readonly gridSize?: number;
 }
 

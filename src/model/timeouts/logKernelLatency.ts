@@ -13,10 +13,20 @@ export const MIN_BANDWIDTH_STEPS = 4;
 export interface LogKernelOptions {
   /** Kernel standard deviation on ln(latency) (> 0); raised to 4 grid steps if below. */
   readonly bandwidth: number;
-  /** Grid nodes (≥ 64), default {@link DEFAULT_GRID_SIZE}. */
+  /**
+   * Grid nodes (≥ 64), default {@link DEFAULT_GRID_SIZE}.
+   * @default 512 (`DEFAULT_GRID_SIZE`)
+   */
   readonly gridSize?: number;
-  /** The observed range to report (s); default the smallest and largest atom. */
+  /**
+   * The observed range to report (s); default the smallest and largest atom.
+   * @default the smallest atom
+   */
   readonly minObserved?: number;
+  /**
+   * The top of the observed range to report (s); default the largest atom.
+   * @default the largest atom
+   */
   readonly maxObserved?: number;
 }
 

@@ -23,13 +23,25 @@ export interface TimeoutNode {
 export interface OptimizeTimeoutsOptions {
   /** Timeouts in the sequence, t_z included (integer 1 to 64). */
   readonly depth: number;
-  /** The ceiling t_z (s), the timeout repeated last; default {@link ceilingTimeout}. */
+  /**
+   * The ceiling t_z (s), the timeout repeated last; default {@link ceilingTimeout}.
+   * @default ceilingTimeout of the latency law
+   */
   readonly tz?: number;
-  /** g(t); default {@link linearCost}() (g = 0). */
+  /**
+   * g(t); default {@link linearCost}() (g = 0).
+   * @default linearCost() (g = 0)
+   */
   readonly cost?: AttemptCost;
-  /** Seeds of the root search per level (integer ≥ 2), default 32. */
+  /**
+   * Seeds of the root search per level (integer ≥ 2), default 32.
+   * @default 32
+   */
   readonly seeds?: number;
-  /** Most nodes the tree may hold before the search gives up (default 100,000). */
+  /**
+   * Most nodes the tree may hold before the search gives up (default 100,000).
+   * @default 100_000
+   */
   readonly maxNodes?: number;
 }
 

@@ -19,11 +19,20 @@ import type { TunePoint } from './TunePoint.js';
 
 /** How a setting of retry limits is judged: shared by {@link assessNetwork} and the tuner. */
 export interface AssessOptions {
-  /** Default `weighted-goodput` (which, with every weight 1, is plain goodput). */
+  /**
+   * Default `weighted-goodput` (which, with every weight 1, is plain goodput).
+   * @default 'weighted-goodput'
+   */
   readonly objective?: TuneObjective;
-  /** w_p per class, finite and ≥ 0, indexed like the classes; default 1 each. */
+  /**
+   * w_p per class, finite and ≥ 0, indexed like the classes; default 1 each.
+   * @default 1 for every class
+   */
   readonly weights?: readonly number[];
-  /** Bounds every acceptable point meets; default none. */
+  /**
+   * Bounds every acceptable point meets; default none.
+   * @default none
+   */
   readonly constraints?: readonly TuneConstraint[];
   /** Passed on to `analyzeNetwork`. */
   readonly analysis?: AnalyzeOptions;

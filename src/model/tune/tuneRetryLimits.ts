@@ -20,15 +20,20 @@ export interface TuneOptions extends AssessOptions {
   /**
    * The retry limits to try, one inclusive range per class (indexed like the classes); a class
    * without one gets 0..8 ({@link DEFAULT_RETRY_RANGE}).
+   * @default { min: 0, max: 8 } for every class (`DEFAULT_RETRY_RANGE`)
    */
   readonly grid?: readonly (RetryRange | undefined)[];
-  /** Refuse grids with more points than this; default {@link DEFAULT_MAX_POINTS}. */
+  /**
+   * Refuse grids with more points than this; default {@link DEFAULT_MAX_POINTS}.
+   * @default 100_000 (`DEFAULT_MAX_POINTS`)
+   */
   readonly maxPoints?: number;
   /**
    * Objectives, attempts per request and violations are compared at this many significant
    * digits (an integer from 1 to 15; default 10, which only absorbs round-off). Fewer digits
    * treat gains below that resolution as ties, which go to fewer retries, and keep the frontier
    * to steps that matter: 4 digits ignore gains under about 0.01 %.
+   * @default 10
    */
   readonly significantDigits?: number;
   /** Called with the fraction of the grid done, in (0, 1], about a hundred times. */

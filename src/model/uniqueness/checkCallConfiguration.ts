@@ -22,9 +22,15 @@ export interface CallCheckOptions {
   readonly inits: number;
   /** Draws the initial points. */
   readonly random: RandomSource;
-  /** Absolute difference of some s_i above which two converged runs are distinct; default 1e-6. */
+  /**
+   * Absolute difference of some s_i above which two converged runs are distinct; default 1e-6.
+   * @default 1e-6
+   */
   readonly tolerance?: number;
-  /** The solver; default {@link solveCalls} with its defaults. */
+  /**
+   * The solver; default {@link solveCalls} with its defaults.
+   * @default solveCalls with its defaults
+   */
   readonly solve?: CallSolver;
 }
 

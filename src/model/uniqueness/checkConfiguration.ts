@@ -31,7 +31,10 @@ export interface CheckOptions {
   readonly inits: number;
   /** Draws the initial points. */
   readonly random: RandomSource;
-  /** Relative difference above which two converged runs are distinct; default 1e-6. */
+  /**
+   * Relative difference above which two converged runs are distinct; default 1e-6.
+   * @default 1e-6
+   */
   readonly tolerance?: number;
   /**
    * A solver to use instead of the network's own (a test seam): called once per start with the
@@ -39,17 +42,20 @@ export interface CheckOptions {
    * start by {@link warmRoutingSolver} (the sweeps of `settleRouting` with warm, inexact service
    * solves; its defaults: 1e-12, 10,000 sweeps), or by `settleRouting` itself when a service
    * needs the general single-service law.
+   * @default the network's own solver (warm `settleRouting` from each start)
    */
   readonly solve?: RoutingSolver;
   /**
    * Settle every start with `settleRouting` itself, so each run is bit for bit what
    * `solveRouting` (and `difftry analyze`) gives, instead of the warm path; about three times
    * slower. Default false.
+   * @default false
    */
   readonly exact?: boolean;
   /**
    * The network's uniqueness guarantee when the caller already has it (from
    * `drawConfigurationWithGuarantee`); default derived here by `routingGuarantee`.
+   * @default derived here by `routingGuarantee`
    */
   readonly guarantee?: UniquenessGuarantee;
 }

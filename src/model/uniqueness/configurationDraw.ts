@@ -15,9 +15,15 @@ export const DRAWN_QUEUES: readonly number[] = [1, 2, 5, 10, 20, 50, 100];
 
 /** Options of the configuration draws (`drawConfiguration`, `drawCallConfiguration`). */
 export interface ConfigurationOptions {
-  /** Most classes P; P is uniform in 1 … maxClasses. Default 9 (P < 10), at most 20. */
+  /**
+   * Most classes P; P is uniform in 1 … maxClasses. Default 9 (P < 10), at most 20.
+   * @default 9
+   */
   readonly maxClasses?: number;
-  /** Scale of the external arrivals, requests/s over all classes; default 300. */
+  /**
+   * Scale of the external arrivals, requests/s over all classes; default 300.
+   * @default 300
+   */
   readonly arrivalRate?: number;
 }
 

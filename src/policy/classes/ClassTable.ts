@@ -4,9 +4,15 @@ import type { BackoffDescription } from '../../model/backoff/BackoffDescription.
 export interface ClassOptions {
   /** k: retries after the first attempt at each hop, an integer ≥ 0. */
   readonly retries: number;
-  /** Per-try timeout in milliseconds for this class (default: the policy's). */
+  /**
+   * Per-try timeout in milliseconds for this class (default: the policy's).
+   * @default the policy's `timeoutMs`
+   */
   readonly timeoutMs?: number;
-  /** Retry delay for this class (default: the policy's). */
+  /**
+   * Retry delay for this class (default: the policy's).
+   * @default the policy's `backoff`
+   */
   readonly backoff?: BackoffDescription;
 }
 

@@ -17,9 +17,15 @@ export type SimulationProgress = (eventsProcessed: number, now: number) => void;
 export interface SimulationOptions {
   /** Reports progress; nothing is measured or called when absent. */
   readonly onProgress?: SimulationProgress;
-  /** Events between two progress reports; default 65 536 (2^16). */
+  /**
+   * Events between two progress reports; default 65 536 (2^16).
+   * @default 65_536
+   */
   readonly progressEveryEvents?: number;
-  /** Initial capacity of the event queue; default 256 (it grows as needed). */
+  /**
+   * Initial capacity of the event queue; default 256 (it grows as needed).
+   * @default 256
+   */
   readonly initialQueueCapacity?: number;
 }
 
