@@ -3,6 +3,7 @@
  * same run. Figures vary with the machine and its load; docs/benchmarks.md records a run.
  */
 import { run as runCallGraph } from './callGraph.js';
+import { run as runImportTime } from './importTime.js';
 import { run as runModel } from './model.js';
 import { run as runNetwork } from './network.js';
 import { run as runNetworkSimulator } from './networkSimulator.js';
@@ -22,3 +23,4 @@ await runUniqueness();
 await runRetry();
 await runTimeouts();
 await runSidecar();
+await runImportTime();
