@@ -25,11 +25,15 @@ export interface ServiceLoad {
   readonly capacity: number;
   /** m, the most requests in the system (including the one in service), an integer ≥ 1. */
   readonly queue: number;
-  /** The attempt-rejection law φ, by name or as a function. Default `mixed`. */
+  /**
+   * The attempt-rejection law φ, by name or as a function. Default `mixed`.
+   * @default 'mixed'
+   */
   readonly model?: ModelName | Phi;
   /**
    * How the residual-time correction closes the fixed point (only used when a class has
    * `residualAlphas`). See {@link ResidualClosure}. Default `flow`.
+   * @default 'flow'
    */
   readonly residualClosure?: ResidualClosure;
   readonly classes: readonly ServiceClassLoad[];

@@ -23,11 +23,21 @@ export type BackoffDescription =
   | {
       readonly kind: 'exponential';
       readonly baseMs: number;
-      /** Growth factor per retry; default 2. */
+      /**
+       * Growth factor per retry; default 2.
+       * @default 2
+       */
       readonly factor?: number;
-      /** Largest delay; default unbounded. */
+      /**
+       * Largest delay; default unbounded but for the absolute ceiling of every delay, 2³¹ − 1 ms
+       * (about 24.8 days, `MAX_DELAY_MS`).
+       * @default 2 ** 31 - 1 (`MAX_DELAY_MS`)
+       */
       readonly maxMs?: number;
-      /** Default `none`. */
+      /**
+       * Default `none`.
+       * @default 'none'
+       */
       readonly jitter?: 'none' | 'full' | 'equal' | 'decorrelated';
     }
   | { readonly kind: 'random'; readonly meanMs: number };

@@ -20,19 +20,34 @@ export const DEFAULT_ARRIVAL_RATE = 300;
 export interface NetworkGeneratorOptions {
   /** Number of services, including the entry (`frontend`). */
   readonly services: number;
-  /** Number of priority classes (default 2: `high` and `low`), from 1 to 20. */
+  /**
+   * Number of priority classes (default 2: `high` and `low`), from 1 to 20.
+   * @default 2
+   */
   readonly classes?: number;
-  /** Seed of the random source (default 0); the same seed gives the same network. */
+  /**
+   * Seed of the random source (default 0); the same seed gives the same network.
+   * @default 0
+   */
   readonly seed?: number;
-  /** A random source to use instead of `seededRandom(seed)` (for tests and replications). */
+  /**
+   * A random source to use instead of `seededRandom(seed)` (for tests and replications).
+   * @default seededRandom(seed)
+   */
   readonly random?: RandomSource;
-  /** Total external arrival rate at the entry, in requests/s, over all classes (default 300). */
+  /**
+   * Total external arrival rate at the entry, in requests/s, over all classes (default 300).
+   * @default 300 (`DEFAULT_ARRIVAL_RATE`)
+   */
   readonly arrivalRate?: number;
 }
 
 /** Options of a generator that writes either form. */
 export interface FormOptions {
-  /** `routes` (default) for probabilistic routing, `calls` for a call graph. */
+  /**
+   * `routes` (default) for probabilistic routing, `calls` for a call graph.
+   * @default 'routes'
+   */
   readonly form?: EdgeForm;
 }
 

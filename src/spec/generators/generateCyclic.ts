@@ -23,6 +23,7 @@ export interface CyclicOptions extends NetworkGeneratorOptions {
   /**
    * Number of back edges (default: about 10 % of the services, at least 1), from 1 to the number
    * of tree services other than the entry; each starts at a different service.
+   * @default about a tenth of the services (rounded), at least 1
    */
   readonly backEdges?: number;
 }
