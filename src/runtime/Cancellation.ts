@@ -9,9 +9,9 @@ const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 /**
  * The executors' abort source: what `retry()` and the adapters use inside a call to end an
  * attempt or a wait. An `AbortSignal` is the right thing to hand to user code (fetch takes one),
- * but on Node 20 creating one costs about 5 µs and each listener about 1 µs, more than the rest of
- * a call that succeeds at once; so the executors pass this plain object between themselves and
- * create a real signal only when something asks for {@link signal}.
+ * but creating one and adding listeners to it costs more than the rest of a call that succeeds at
+ * once (see docs/runtime.md, "Speed"); so the executors pass this plain object between themselves
+ * and create a real signal only when something asks for {@link signal}.
  *
  * A cancellation aborts once: `abort()` records the reason, aborts the signal if one was made, and
  * calls each listener once, in the order added.

@@ -126,8 +126,9 @@ const RUN = 16;
 
 /**
  * The indices of `keys` in ascending key order (stable): insertion-sorted runs of 16, then
- * bottom-up merges. Hand-written because a comparator sort of an index array is about seven
- * times slower at n = 2,000, and this sort is most of building an estimate.
+ * bottom-up merges. Hand-written because a comparator sort of an index array is much slower (see
+ * docs/benchmarks.md, "Timeout Optimizer recompute"), and this sort is most of building an
+ * estimate.
  */
 function sortedOrder(keys: Float64Array): Uint32Array {
   const n = keys.length;

@@ -47,8 +47,8 @@ export interface CheckOptions {
   readonly solve?: RoutingSolver;
   /**
    * Settle every start with `settleRouting` itself, so each run is bit for bit what
-   * `solveRouting` (and `difftry analyze`) gives, instead of the warm path; about three times
-   * slower. Default false.
+   * `solveRouting` (and `difftry analyze`) gives, instead of the warm path; slower than the warm
+   * path (see docs/benchmarks.md, "verify-uniqueness throughput"). Default false.
    * @default false
    */
   readonly exact?: boolean;

@@ -165,9 +165,10 @@ export function warmRejectionRoot(
  * h(s) = s − φ(ρ(s)) = 0, the same φ laws and the same bracket [0, 1] as `attemptRejection`, but
  * ρ(s) is one polynomial evaluated by Horner's rule ({@link loadPolynomial}), φ is evaluated in
  * line, and the root is found from a guess by safeguarded secant steps
- * ({@link warmRejectionRoot}). From the previous sweep's s a solve takes about two evaluations,
- * where Brent's method from [0, 1] to 1e-14 takes six. The root is `attemptRejection`'s to
- * within the two tolerances (the same root, not the same bits).
+ * ({@link warmRejectionRoot}). From the previous sweep's s a solve takes fewer evaluations than
+ * Brent's method from [0, 1] to 1e-14 (see docs/benchmarks.md, "verify-uniqueness throughput").
+ * The root is `attemptRejection`'s to within the two tolerances (the same root, not the same
+ * bits).
  *
  * @param model - the service's φ law; `queue` is its m (ignored by `fluid`).
  * @param capacity - μ, requests/s.

@@ -53,8 +53,8 @@ export interface WarmRoutingSolver {
  * `settleRouting` (strongly connected components in topological order, Gauss–Seidel over each
  * cycle from the start until no λin changes by more than `tolerance` relative between two
  * sweeps, flows under 1e-9 Γ counting absolutely, at most `maxIterations` sweeps), on the same
- * compiled plan, with changes that make a case's sweeps about 2.4 times cheaper (1.8 evaluations
- * of φ per service solve instead of 5.7):
+ * compiled plan, with changes that make a case's sweeps cheaper, with fewer evaluations of φ per
+ * service solve (see docs/benchmarks.md, "verify-uniqueness throughput"):
  *
  * - each service is solved warm ({@link warmRejectionRoot}: secant steps from its s of the
  *   previous sweep, ρ(s) as one polynomial, φ in line with the M/M/1/m law by integer powers);

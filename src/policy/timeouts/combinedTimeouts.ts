@@ -102,20 +102,19 @@ export interface CombinedTimeouts extends InspectableTimeouts<CombinedState> {
  * Constants and why:
  * - M = 20: one request in twenty forgoes short timeouts, which costs about what the early
  *   timeouts save on that request. Shifts upwards reach the Controller at once through ceiling
- *   timeouts, so diagnostics mainly bring the ceiling down after a shift downwards. In the eight
- *   scenarios of `sim/timeouts` (heavy-tailed noise, 3 seeds) M = 20 gave a mean Time Fraction of
- *   0.970 against 0.980 for M = 10 and 0.975 for M = 40.
+ *   timeouts, so diagnostics mainly bring the ceiling down after a shift downwards. How M = 20
+ *   compared with 10 and 40: see docs/timeouts.md, "Combined".
  * - Controller α = 1/4 (not 1/8): diagnostic samples come M times more rarely than a plain
  *   Controller's, so each moves the ceiling more; about 4 diagnostic requests (80 requests) to
- *   follow a new level (α = 1/2 scored the same, with a noisier ceiling). k = 3, β = 2 and the
- *   bounds as {@link controllerTimeouts}.
+ *   follow a new level (α = 1/2: see docs/timeouts.md, "Combined"). k = 3, β = 2 and the bounds
+ *   as {@link controllerTimeouts}.
  * - Optimizer weights `recency` (the i-th oldest sample weighs i), docs/design.md's choice: recent
  *   samples dominate after a shift without shrinking the buffer.
  * - Escalation: a request that got through only at the ceiling, after its early timeouts expired,
  *   starts the next requests at the ceiling until one succeeds within the first early timeout. A
  *   spike (every attempt of a request sees the same raised level) would otherwise burn the early
- *   timeouts on every request it lasts; this took Spikes from 1.15 to 0.93 and Fast increase from
- *   1.05 to 1.00 in the virtual-time evaluation, and left the others unchanged (docs/timeouts.md).
+ *   timeouts on every request it lasts; escalation keeps those requests at the ceiling instead
+ *   (its effect on the evaluation: see docs/timeouts.md, "Combined").
  * - Diagnostic timeout 60 s: long against any latency it should measure, and RFC 6298's ceiling.
  * @see docs/design.md, "Adaptive sequential timeouts" (the Combined system)
  * @example
