@@ -2,7 +2,7 @@
  * hotelReservation as the validation scripts vary it: the frontend is the bottleneck in the
  * built-in examples (μ = 143); `withBottleneck` moves it into the call graph.
  */
-import type { NetworkModel } from '../../src/model/network/NetworkModel.js';
+import type { NetworkModel } from '../../model/network/NetworkModel.js';
 
 /** The frontend's capacity in the built-in examples, requests/s. */
 export const HOTEL_FRONTEND_CAPACITY = 143;
