@@ -17,6 +17,7 @@ export interface PeerCheckOptions {
   /**
    * Compares two SHA-256 digests (32 bytes each); default `crypto.timingSafeEqual`. Injected by
    * tests to count the comparisons; any replacement must itself take constant time.
+   * @default crypto.timingSafeEqual
    */
   readonly equal?: (presented: Buffer, expected: Buffer) => boolean;
 }

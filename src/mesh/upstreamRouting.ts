@@ -3,7 +3,10 @@ import { pathHasPrefix } from './edgeRules.js';
 /** What routing needs of an upstream. */
 export interface RoutableUpstream {
   readonly name: string;
-  /** Path prefix; default `/NAME`. `/` catches every path no other prefix takes. */
+  /**
+   * Path prefix; default `/NAME`. `/` catches every path no other prefix takes.
+   * @default `/NAME`
+   */
   readonly prefix?: string;
   /** More `Host` names that reach this upstream (its name always does). */
   readonly hosts?: readonly string[];

@@ -23,7 +23,10 @@ export interface LatencySample {
   readonly latency: number;
   /** The attempt timed out at `latency`: the true latency is larger. */
   readonly censored?: boolean;
-  /** Weight (default 1), e.g. i for the i-th oldest sample in a recency-skewed buffer. */
+  /**
+   * Weight (default 1), e.g. i for the i-th oldest sample in a recency-skewed buffer.
+   * @default 1
+   */
   readonly weight?: number;
 }
 

@@ -34,7 +34,10 @@ export interface AssessOptions {
    * @default none
    */
   readonly constraints?: readonly TuneConstraint[];
-  /** Passed on to `analyzeNetwork`. */
+  /**
+   * Passed on to `analyzeNetwork`.
+   * @default analyzeNetwork's own defaults
+   */
   readonly analysis?: AnalyzeOptions;
 }
 
