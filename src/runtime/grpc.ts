@@ -76,7 +76,7 @@ export interface DifftryGrpcInterceptorOptions extends RetryListeners {
  * - **Decision**: every failed attempt is put to the policy's `decide()` as a `grpc` outcome
  *   (default retryable: UNAVAILABLE, RESOURCE_EXHAUSTED). The server's `grpc-retry-pushback-ms`
  *   trailer replaces the backoff; a negative value stops retrying at once.
- * - **Deadline**: the call's `deadline` option, else the request context's, bounds every attempt
+ * - **Deadline**: the sooner of the call's `deadline` option and the request context's bounds every attempt
  *   and the retries (no retry whose delay would pass it, no attempt once it is spent). The
  *   `timeout` strategy, else a class's (or the policy's) `timeoutMs`, gives each attempt its own
  *   deadline; an attempt whose deadline expires (DEADLINE_EXCEEDED) is a `timeout` outcome.
@@ -152,6 +152,11 @@ function classOf(
 ): string {
   const [value] = metadata.get(policy.header);
   return policy.classify(value === undefined ? contextClass : value.toString());
+}
+
+/** The sooner of two absolute deadlines, either of which may be missing. */
+function soonest(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }
 
 /** The absolute deadline (ms since the epoch) of grpc-js call options, if finite. */
@@ -236,10 +241,11 @@ class RetryingCall implements InterceptingCallInterface {
     const wallDeadlineMs = deadlineOf(this.callOptions);
     const { settings, policy } = this;
     this.tracker.begin(policy, className, {
-      deadlineMs:
-        wallDeadlineMs === undefined
-          ? this.contextDeadlineMs
-          : wallDeadlineMs - Date.now() + policy.clock(),
+      // The sooner of the call's own deadline and the request context's.
+      deadlineMs: soonest(
+        wallDeadlineMs === undefined ? undefined : wallDeadlineMs - Date.now() + policy.clock(),
+        this.contextDeadlineMs,
+      ),
       timeout: settings.timeout,
       events: settings.events,
     });

@@ -38,9 +38,10 @@ export interface RetryOptions<T> extends RetryListeners {
   /** Aborts the whole call: the current attempt and any wait. */
   readonly signal?: AbortSignal;
   /**
-   * Total time for the call (ms from now); default the request context's deadline, if any. No
-   * attempt runs past it: an attempt's timeout is cut to the time left.
-   * @default the request context's deadline, if any
+   * Total time for the call (ms from now). The call ends at the sooner of this and the request
+   * context's deadline (a call made while serving a request never outlives it). No attempt runs
+   * past it: an attempt's timeout is cut to the time left.
+   * @default none of its own: the request context's deadline, if any
    */
   readonly deadlineMs?: number;
   /**
@@ -120,8 +121,10 @@ export function executeRetry<T>(
   try {
     const policy = 'decide' in options.policy ? options.policy : retryPolicy(options.policy);
     const context = currentContext();
-    deadlineMs =
-      options.deadlineMs !== undefined ? policy.clock() + options.deadlineMs : context?.deadlineMs;
+    deadlineMs = soonest(
+      options.deadlineMs === undefined ? undefined : policy.clock() + options.deadlineMs,
+      context?.deadlineMs,
+    );
     call.throwIfAborted();
     tracker = new CallTracker();
     tracker.begin(policy, policy.classify(options.className ?? context?.className), {
@@ -135,6 +138,11 @@ export function executeRetry<T>(
     return Promise.reject(error);
   }
   return runCall(tracker, fn, options, call, deadlineMs, settings?.context ?? true);
+}
+
+/** The sooner of two absolute deadlines, either of which may be missing. */
+function soonest(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }
 
 /** The attempts of a call {@link executeRetry} has begun, until it ends. */

@@ -84,12 +84,7 @@ export function difftryInterceptor(
     headers[policy.header] = className;
     const outbound: Dispatcher.DispatchOptions = { ...opts, headers };
     if (opts.upgrade || opts.method === 'CONNECT') return dispatch(outbound, handler);
-    const deadlineMs = callDeadlineMs(
-      options.deadlineMs,
-      parseRemainingMs(found.deadlineValue),
-      context?.deadlineMs,
-      policy.clock,
-    );
+    const deadlineMs = callDeadlineMs(options.deadlineMs, parseRemainingMs(found.deadlineValue));
     return new Exchange(policy, options, dispatch, handler).start(outbound, className, {
       deadlineMs,
       deadlineHeader,
@@ -97,20 +92,17 @@ export function difftryInterceptor(
   };
 }
 
-/** The call's time (ms from now): the soonest of the adapter's, the caller's and the context's. */
+/**
+ * The call's own time (ms from now): the sooner of the adapter's and the caller's (its deadline
+ * header). `executeRetry` cuts it to the request context's deadline, as for every executor.
+ */
 function callDeadlineMs(
   adapterMs: number | undefined,
   callerMs: number | undefined,
-  contextDeadline: number | undefined,
-  clock: () => number,
 ): number | undefined {
-  let ms = adapterMs;
-  if (callerMs !== undefined && (ms === undefined || callerMs < ms)) ms = callerMs;
-  if (contextDeadline !== undefined) {
-    const left = contextDeadline - clock();
-    if (ms === undefined || left < ms) ms = left;
-  }
-  return ms;
+  return callerMs !== undefined && (adapterMs === undefined || callerMs < adapterMs)
+    ? callerMs
+    : adapterMs;
 }
 
 /** One call through the interceptor: the handler's side, and the attempts made for it. */

@@ -367,6 +367,17 @@ describe('difftryGrpcInterceptor, unary calls', () => {
     ]);
   });
 
+  it("ends at the request context's deadline when it comes before the call's own", async () => {
+    const { client, events } = clientWith();
+    const key = nextKey('context-deadline');
+    const answer = await runWithContext({ className: 'high', deadlineMs: Date.now() - 1 }, () =>
+      unary(client, { key }, priority('high'), { deadline: Date.now() + 30_000 }),
+    );
+    expect(answer.error?.code).toBe(grpc.status.DEADLINE_EXCEEDED);
+    expect(seen.get(key)).toBeUndefined();
+    expect(events.at(-1)?.event.reason).toBe('deadline');
+  });
+
   it('ends with CANCELLED, and no further attempt, when cancelled during the backoff', async () => {
     let call: grpc.ClientUnaryCall | undefined;
     const { client } = clientWith({

@@ -293,3 +293,31 @@ describe('retry: abort, timeouts, deadline', () => {
     ]);
   });
 });
+
+describe('retry: the deadline of a call made while serving a request', () => {
+  const policy = retryPolicy({ classes: { high: { retries: 2 } }, clock: () => 1_000 });
+  const deadlineOf = (deadlineMs: number | undefined, context: number | undefined) => {
+    let seen: number | undefined;
+    const call = () =>
+      retry(
+        async (info) => {
+          seen = info.deadlineMs;
+          return 'ok';
+        },
+        { policy, className: 'high', ...(deadlineMs !== undefined && { deadlineMs }) },
+      );
+    return (
+      context === undefined
+        ? call()
+        : runWithContext({ className: 'high', deadlineMs: context }, call)
+    ).then(() => seen);
+  };
+
+  it('is the sooner of its own and the request context’s', async () => {
+    expect(await deadlineOf(5_000, 1_200)).toBe(1_200); // the request's ends first
+    expect(await deadlineOf(100, 9_000)).toBe(1_100); // its own ends first
+    expect(await deadlineOf(100, undefined)).toBe(1_100);
+    expect(await deadlineOf(undefined, 1_200)).toBe(1_200);
+    expect(await deadlineOf(undefined, undefined)).toBeUndefined();
+  });
+});
