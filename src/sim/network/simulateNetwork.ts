@@ -375,10 +375,10 @@ class NetworkRun {
     this.requestClass[fresh] = classIndex;
     this.requestService[fresh] = this.requestService[id];
     // The call moves with the request; the orphan keeps the fresh slot's idle tracker.
-    const idle = this.trackers[fresh];
+    // (A slot never used before gets a new one: the array of trackers stays without holes.)
+    const idle = this.trackers[fresh] ?? new CallTracker();
     this.trackers[fresh] = this.trackers[id] as CallTracker;
-    if (idle === undefined) delete this.trackers[id];
-    else this.trackers[id] = idle;
+    this.trackers[id] = idle;
     this.measured[fresh] = this.measured[id];
     this.arrivalTime[fresh] = this.arrivalTime[id];
     this.parent[fresh] = this.parent[id];
