@@ -13,6 +13,7 @@
  * helpers only read its results.
  */
 
+import { toNetworkSimulationOptions } from '../../src/experiments/simulation/networkSimulationOptions.js';
 import { analyzeNetwork } from '../../src/model/network/analyzeNetwork.js';
 import type { CallEquilibrium } from '../../src/model/network/callEquilibria.js';
 import type { LoadSchedule } from '../../src/model/network/LoadSchedule.js';
@@ -20,7 +21,6 @@ import type { NetworkModel } from '../../src/model/network/NetworkModel.js';
 import type { NetworkReport } from '../../src/model/network/NetworkReport.js';
 import { sweepEquilibria } from '../../src/model/network/sweepEquilibria.js';
 import { tuneRetryLimits } from '../../src/model/tune/tuneRetryLimits.js';
-import { toNetworkSimulationOptions } from '../../src/sim/network/networkSimulationOptions.js';
 import type { NetworkSpec } from '../../src/spec/schema.js';
 import { toNetworkModel } from '../../src/spec/toNetworkModel.js';
 import { type MeanWithCi95, meanWithCi95 } from '../../src/stats/confidence.js';

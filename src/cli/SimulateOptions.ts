@@ -1,6 +1,7 @@
 /** Options of `difftry simulate`, shared by the command, its sweep and its network simulation. */
+
+import type { RunLength } from '../experiments/simulation/networkSimulationOptions.js';
 import type { TimeoutStrategyDescription } from '../policy/timeouts/createTimeoutStrategy.js';
-import type { RunLength } from '../sim/network/networkSimulationOptions.js';
 import type { NetworkStrategy } from '../sim/network/strategy.js';
 import type { NetworkSource } from './input.js';
 import type { ProgressReporter } from './progress.js';

@@ -1,10 +1,10 @@
+import { toNetworkSimulationOptions } from '../experiments/simulation/networkSimulationOptions.js';
 import type { BackoffDescription } from '../model/backoff/BackoffDescription.js';
 import { describeBackoff } from '../model/backoff/describeBackoff.js';
 import { analyzeNetwork } from '../model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
 import type { NetworkReport } from '../model/network/NetworkReport.js';
 import type { TimeoutStrategyDescription } from '../policy/timeouts/createTimeoutStrategy.js';
-import { toNetworkSimulationOptions } from '../sim/network/networkSimulationOptions.js';
 import { type ReplicatedNetworkResult, replicateNetwork } from '../sim/network/replicateNetwork.js';
 import type { SimulateNetworkOptions } from '../sim/network/simulateNetwork.js';
 import { type NetworkStrategy, usesUniformLimits } from '../sim/network/strategy.js';

@@ -1,3 +1,7 @@
+import {
+  fileClassTimeouts,
+  type RunLength,
+} from '../experiments/simulation/networkSimulationOptions.js';
 import { serviceTimeDistribution } from '../model/distributions/index.js';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
 import {
@@ -5,19 +9,18 @@ import {
   createTimeoutStrategy,
   type TimeoutStrategyDescription,
 } from '../policy/timeouts/createTimeoutStrategy.js';
-import { fileClassTimeouts, type RunLength } from '../sim/network/networkSimulationOptions.js';
 import type { SingleServiceConfig } from '../sim/SingleServiceConfig.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import { classBackoff } from '../spec/toNetworkModel.js';
 import { UsageError } from './UsageError.js';
 
-// The network simulator's options from a file live in the simulator's layer; re-exported here for
-// the CLI's other modules and older callers.
+// The network simulator's options from a file live in src/experiments/simulation/; re-exported
+// here for the CLI's other modules and older callers.
 export {
   fileClassTimeouts,
   type RunLength,
   toNetworkSimulationOptions,
-} from '../sim/network/networkSimulationOptions.js';
+} from '../experiments/simulation/networkSimulationOptions.js';
 
 /**
  * The single-service simulator's configuration for a network of one service: arrivals and retry

@@ -1,7 +1,8 @@
 /**
  * The network simulator's options for a network file (run length, service-time laws, backoffs,
- * per-try timeouts): what `difftry simulate` and the scripts hand to `simulateNetwork` and
- * `replicateNetwork`.
+ * per-try timeouts): what `difftry simulate` and the experiment scripts hand to `simulateNetwork`
+ * and `replicateNetwork`. It joins the file (spec/) to the simulator (sim/), so it sits in the
+ * lowest layer that may import both (.dependency-cruiser.cjs).
  */
 import {
   type BackoffDescription,
@@ -14,9 +15,9 @@ import {
   createTimeoutStrategy,
   type TimeoutStrategyDescription,
 } from '../../policy/timeouts/createTimeoutStrategy.js';
+import type { SimulateNetworkOptions } from '../../sim/network/SimulateNetworkOptions.js';
 import type { NetworkSpec } from '../../spec/schema.js';
 import { classBackoff } from '../../spec/toNetworkModel.js';
-import type { SimulateNetworkOptions } from './simulateNetwork.js';
 
 /** Run-length options of a simulation. */
 export interface RunLength {
