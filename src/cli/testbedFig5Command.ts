@@ -1,10 +1,15 @@
 import { join } from 'node:path';
+import { FIG5_BACKOFF, FIG5_PRESETS, runFig5 } from '../experiments/figure5/testbedFigure5.js';
+import {
+  fig5Csv,
+  fig5Json,
+  fig5Markdown,
+  fig5Svg,
+} from '../experiments/figure5/testbedFigure5Report.js';
+import { fig5Summary } from '../experiments/figure5/testbedFigure5Summary.js';
 import { percentPoints } from '../report/numberFormat.js';
 import { builtinExample } from '../spec/examples.js';
 import { parseNetwork } from '../spec/parseNetwork.js';
-import { FIG5_BACKOFF, FIG5_PRESETS, runFig5 } from '../testbed/experiment/fig5.js';
-import { fig5Csv, fig5Json, fig5Markdown, fig5Svg } from '../testbed/experiment/fig5Report.js';
-import { fig5Summary } from '../testbed/experiment/fig5Summary.js';
 import type { CommandOutput } from './CommandOutput.js';
 import { EXIT_INTERRUPTED } from './exitCodes.js';
 import { checkOutputDirectory, makeOutputDirectory, writeOutputFiles } from './outputPath.js';

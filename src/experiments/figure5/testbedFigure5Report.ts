@@ -2,9 +2,9 @@ import { describeBackoff } from '../../model/backoff/describeBackoff.js';
 import type { NetworkReport } from '../../model/network/NetworkReport.js';
 import { fractionChartSvg } from '../../report/fractionChart.js';
 import { fixed, percent, signedPercentPoints } from '../../report/numberFormat.js';
-import type { Fig5Result, Fig5Run } from './fig5.js';
-import { type Fig5Row, fig5DiscardedRows, fig5Rows, fig5Summary } from './fig5Summary.js';
-import { batchCount } from './measureTestbed.js';
+import { batchCount } from '../../testbed/experiment/measureTestbed.js';
+import type { Fig5Result, Fig5Run } from './testbedFigure5.js';
+import { type Fig5Row, fig5DiscardedRows, fig5Rows, fig5Summary } from './testbedFigure5Summary.js';
 
 const CSV_FIELDS = [
   'gammaHigh',

@@ -1,5 +1,5 @@
-import { MIN_GAPS_FOR_VERDICT } from '../load/poissonCheck.js';
-import type { Fig5Point, Fig5Result, Fig5Run } from './fig5.js';
+import { MIN_GAPS_FOR_VERDICT } from '../../testbed/load/poissonCheck.js';
+import type { Fig5Point, Fig5Result, Fig5Run } from './testbedFigure5.js';
 
 /** The paper's agreement between measured and predicted rejection: 0.03 (3 points). */
 export const FIG5_TOLERANCE = 0.03;
