@@ -14,14 +14,6 @@ import type { NetworkSpec } from '../spec/schema.js';
 import { classBackoff } from '../spec/toNetworkModel.js';
 import { UsageError } from './UsageError.js';
 
-// The network simulator's options from a file live in src/experiments/simulation/; re-exported
-// here for the CLI's other modules and older callers.
-export {
-  fileClassTimeouts,
-  type RunLength,
-  toNetworkSimulationOptions,
-} from '../experiments/simulation/networkSimulationOptions.js';
-
 /**
  * The single-service simulator's configuration for a network of one service: arrivals and retry
  * limits from the analysed `model` (so both see the same overrides), service-time law and

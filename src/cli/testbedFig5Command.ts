@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { FIG5_BACKOFF, FIG5_PRESETS, runFig5 } from '../experiments/figure5/testbedFigure5.js';
+import { FIG5_PRESETS, runFig5, TESTBED_BACKOFF } from '../experiments/figure5/testbedFigure5.js';
 import {
   fig5Csv,
   fig5Json,
@@ -22,7 +22,7 @@ export const TESTBED_FIG5_DEFAULTS = Object.freeze({
   seed: 5,
   /** A new folder in the working directory named for the run's start (UTC). */
   out: 'testbed-fig5-YYYYMMDD-HHMMSS',
-  backoffMs: (FIG5_BACKOFF as { meanMs: number }).meanMs,
+  backoffMs: (TESTBED_BACKOFF as { meanMs: number }).meanMs,
 });
 
 /** Options of `difftry testbed fig5`. */

@@ -3,9 +3,9 @@ import { describeBackoff } from '../model/backoff/describeBackoff.js';
 import { builtinExample } from '../spec/examples.js';
 import { loadNetworkFile, parseNetwork } from '../spec/parseNetwork.js';
 import type { NetworkSpec } from '../spec/schema.js';
-import { FIG5_BACKOFF } from '../testbed/experiment/fig5.js';
 import { measureTestbed, type TestbedMeasurement } from '../testbed/experiment/measureTestbed.js';
 import { predictTestbed, type TestbedPrediction } from '../testbed/experiment/predictTestbed.js';
+import { TESTBED_BACKOFF } from '../testbed/experiment/runValidity.js';
 import type { CommandOutput } from './CommandOutput.js';
 import { EXIT_INTERRUPTED } from './exitCodes.js';
 import { loadNetwork } from './input.js';
@@ -19,7 +19,7 @@ export const TESTBED_RUN_DEFAULTS = Object.freeze({
   scale: 0.5,
   warmup: 8,
   duration: 30,
-  backoffMs: (FIG5_BACKOFF as { meanMs: number }).meanMs,
+  backoffMs: (TESTBED_BACKOFF as { meanMs: number }).meanMs,
   seed: 1,
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toNetworkSimulationOptions } from '../../src/cli/simulationConfig.js';
+import { toNetworkSimulationOptions } from '../../src/experiments/simulation/networkSimulationOptions.js';
 import { retryPolicy } from '../../src/policy/retry/RetryPolicy.js';
 import { parseNetwork, SpecError, toNetworkModel } from '../../src/spec/index.js';
 

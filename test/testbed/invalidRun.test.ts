@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { invalidRun } from '../../src/testbed/experiment/fig5.js';
 import type { TestbedMeasurement } from '../../src/testbed/experiment/measureTestbed.js';
+import { invalidRun } from '../../src/testbed/experiment/runValidity.js';
 import { poissonCheck } from '../../src/testbed/load/poissonCheck.js';
 
 /** A measurement with just what `invalidRun` reads. */

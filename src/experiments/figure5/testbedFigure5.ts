@@ -6,7 +6,6 @@
 
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 import type { NetworkSpec } from '../../spec/schema.js';
-import { FIG5_BACKOFF, invalidRun } from '../../testbed/experiment/fig5.js';
 import {
   DEFAULT_GRACE_S,
   type MeasureOptions,
@@ -14,6 +13,7 @@ import {
   type TestbedMeasurement,
 } from '../../testbed/experiment/measureTestbed.js';
 import { predictTestbed, type TestbedPrediction } from '../../testbed/experiment/predictTestbed.js';
+import { invalidRun, TESTBED_BACKOFF } from '../../testbed/experiment/runValidity.js';
 import {
   FIGURE5_GAMMA_HIGH,
   FIGURE5_GAMMA_LOWS,
@@ -22,7 +22,7 @@ import {
   specAtFigure5Point,
 } from './figure5Sweep.js';
 
-export { FIG5_BACKOFF, invalidRun };
+export { invalidRun, TESTBED_BACKOFF };
 
 /** One retry configuration of the sweep: a key such as `5/1` and the limit of every class. */
 export type Fig5Limit = Figure5Limit;
@@ -177,7 +177,7 @@ export async function runFig5(options: Readonly<Fig5Options>): Promise<Fig5Resul
     warmupS: options.warmupS ?? FIG5_PRESETS.full.warmupS,
     durationS: options.durationS ?? FIG5_PRESETS.full.durationS,
     graceS: options.graceS ?? DEFAULT_GRACE_S,
-    backoff: options.backoff ?? FIG5_BACKOFF,
+    backoff: options.backoff ?? TESTBED_BACKOFF,
     seed: options.seed ?? 5,
     sidecars: options.sidecars ?? true,
     runsPerPoint: options.runsPerPoint ?? 2,

@@ -173,8 +173,9 @@ export function strategiesMarkdown(
     '## Re-creating it',
     '',
     '`npm run strategies` (or `npx tsx scripts/strategies.ts`) rewrites docs/strategies.csv, ' +
-      'docs/strategies.svg and this file; progress goes to stderr. The constants at the top of ' +
-      'scripts/strategies.ts set the replications, window, seed, sweep and delays. The CLI runs ' +
+      'docs/strategies.svg and this file; progress goes to stderr. `STRATEGY_SWEEP_DEFAULTS` in ' +
+      'src/experiments/strategies/strategySweep.ts sets the replications, window, seed, sweep and ' +
+      'delays. The CLI runs ' +
       'one point of the same network: `difftry simulate --example hotel --strategy class-budget` ' +
       'simulates γ = (50, 250), but with the retry delay of the file (none is set there, so the ' +
       'default: random, mean 100 ms), so its figures need not match either table.',

@@ -4,7 +4,7 @@ import type { SimulateNetworkOptions } from './SimulateNetworkOptions.js';
 import { isNetworkStrategy, NETWORK_STRATEGIES, type NetworkStrategy } from './strategy.js';
 
 /** A run's length and strategy, resolved from its options. */
-export interface RunLength {
+export interface RunSettings {
   /** The measured window, virtual seconds. */
   readonly duration: number;
   /** Virtual seconds before the window. */
@@ -19,7 +19,7 @@ export interface RunLength {
 export function checkRunOptions(
   network: NetworkModel,
   options: Readonly<SimulateNetworkOptions>,
-): RunLength {
+): RunSettings {
   const { duration } = options;
   if (!(Number.isFinite(duration) && duration > 0)) {
     throw new RangeError(`duration should be a positive finite number of seconds, got ${duration}`);

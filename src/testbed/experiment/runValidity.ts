@@ -37,4 +37,4 @@ export function invalidRun(
 }
 
 /** The default retry delay: exponential with mean 500 ms, 35× the frontend's mean work at scale 0.5. */
-export const FIG5_BACKOFF: BackoffDescription = Object.freeze({ kind: 'random', meanMs: 500 });
+export const TESTBED_BACKOFF: BackoffDescription = Object.freeze({ kind: 'random', meanMs: 500 });
