@@ -9,3 +9,6 @@ export interface CommandOutput {
   /** Exit code; 0 when omitted. */
   readonly exitCode?: number;
 }
+
+/** Prints a command's output and keeps its exit code for `main` (every command gets the CLI's). */
+export type Emit = (output: CommandOutput) => void;

@@ -1,3 +1,4 @@
+import { type Command, Option } from 'commander';
 import {
   analyzeNetwork,
   usesCallSolver,
@@ -14,9 +15,15 @@ import {
 } from '../model/network/sweepRoutingEquilibria.js';
 import type { ModelName } from '../model/phi/Phi.js';
 import { toNetworkModel } from '../spec/toNetworkModel.js';
-import type { CommandOutput } from './CommandOutput.js';
+import type { CommandOutput, Emit } from './CommandOutput.js';
 import { EXIT_NEGATIVE } from './exitCodes.js';
-import { loadNetwork, type NetworkSource } from './input.js';
+import {
+  loadNetwork,
+  type NetworkSource,
+  parseModel,
+  parseRetries,
+  positiveNumber,
+} from './input.js';
 import { checkOutputPath, writeOutputFiles } from './outputPath.js';
 import { applySweep, parseSweep } from './sweep.js';
 import { fixed, formatTable, groupedRows } from './table.js';
@@ -328,4 +335,35 @@ function uniquenessText(guarantee: NetworkReport['structure']['uniqueness']): st
     case 'none':
       return 'not guaranteed by any known condition (see difftry verify-uniqueness)';
   }
+}
+
+/** Registers `difftry analyze` on the CLI: its flags, parsed and checked, and the call. */
+export function registerAnalyzeCommand(program: Command, emit: Emit): void {
+  program
+    .command('analyze')
+    .description('predict per-class, per-service and end-to-end rejection for a network file')
+    .argument('[file]', 'network file (YAML or JSON)')
+    .option(
+      '--example <name>',
+      'use a built-in example instead of a file (single, two-tier, hotel, hotel-calls)',
+    )
+    .option('--json', 'print one JSON document on stdout')
+    .option('--model <model>', 'φ at every service: fluid, mm1m or mixed', parseModel)
+    .option(
+      '--retries <limits>',
+      'retry limits per class at every hop, e.g. high=5,low=1',
+      parseRetries,
+    )
+    .addOption(
+      new Option(
+        '--timeout <ms>',
+        "a per-try timeout at every hop, every class (replaces the classes' timeoutMs): an " +
+          'accepted attempt not back in time is abandoned by its caller while the service still does its work',
+      ).argParser(positiveNumber('--timeout')),
+    )
+    .option('--sweep <spec>', "vary one arrival rate or capacity, e.g. 'frontend.low=50:250:25'")
+    .option('--csv <file>', 'with --sweep: also write the rows as CSV to this file')
+    .action(async (file: string | undefined, opts) => {
+      emit(await analyzeCommand({ file, ...opts }));
+    });
 }

@@ -1,8 +1,11 @@
+import { type Command, Option } from 'commander';
 import { analyzeNetwork } from '../model/network/analyzeNetwork.js';
 import { replicateSingleService } from '../sim/replicate.js';
 import { builtinExample } from '../spec/examples.js';
 import { parseNetwork } from '../spec/parseNetwork.js';
 import { toNetworkModel } from '../spec/toNetworkModel.js';
+import type { Emit } from './CommandOutput.js';
+import { integerIn, positiveNumber } from './input.js';
 import { progressOnStderr } from './progress.js';
 import { simulationDocument } from './simulateCommand.js';
 import { toSingleServiceConfig } from './simulationConfig.js';
@@ -105,4 +108,32 @@ export async function demoCommand(options: DemoOptions): Promise<string> {
     `(${fixed(lowOf(uniform))} → ${fixed(lowOf(difftry))}), and the retry storm shrinks from ` +
     `${fixed(attemptsOf(uniform), 0)} to ${fixed(attemptsOf(difftry), 0)} attempts/s.`;
   return `${heading}\n\n${table}\n\n${summary}`;
+}
+
+/** Registers `difftry demo` on the CLI: its flags, parsed and checked, and the call. */
+export function registerDemoCommand(program: Command, emit: Emit): void {
+  program
+    .command('demo')
+    .description(
+      'the quick start: analysis beside simulation, DiffTry (5, 1) against uniform (5, 5)',
+    )
+    .option('--json', 'print one JSON document on stdout')
+    .addOption(
+      new Option('--duration <seconds>', 'measured window per replication')
+        .argParser(positiveNumber('--duration'))
+        .default(DEMO_DEFAULTS.duration),
+    )
+    .addOption(
+      new Option('--seed <n>', 'random seed')
+        .argParser(integerIn('--seed', 0, 2 ** 31 - 1))
+        .default(DEMO_DEFAULTS.seed),
+    )
+    .addOption(
+      new Option('--replications <r>', 'independent replications')
+        .argParser(integerIn('--replications', 2, 10_000))
+        .default(DEMO_DEFAULTS.replications),
+    )
+    .action(async (opts) => {
+      emit({ stdout: await demoCommand(opts) });
+    });
 }

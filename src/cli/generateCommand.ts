@@ -1,3 +1,4 @@
+import { type Command, Option } from 'commander';
 import { Document, isMap, isScalar, isSeq, visit } from 'yaml';
 import { compactNetwork } from '../spec/generators/compactNetwork.js';
 import type { EdgeForm } from '../spec/generators/GeneratorOptions.js';
@@ -8,6 +9,8 @@ import {
   type NetworkKind,
 } from '../spec/generators/generateNetwork.js';
 import type { NetworkSpec } from '../spec/schema.js';
+import type { Emit } from './CommandOutput.js';
+import { integerIn } from './input.js';
 import { checkOutputPath, writeOutputFiles } from './outputPath.js';
 import { UsageError } from './UsageError.js';
 
@@ -107,4 +110,34 @@ function toYaml(network: NetworkSpec, command: string): string {
     },
   });
   return doc.toString({ lineWidth: 0 });
+}
+
+/** Registers `difftry generate` on the CLI: its flags, parsed and checked, and the call. */
+export function registerGenerateCommand(program: Command, emit: Emit): void {
+  program
+    .command('generate')
+    .description('write a seeded network file: mubench, dgg (2 to 7 services) or cyclic')
+    .argument('<kind>', 'mubench, dgg or cyclic')
+    .addOption(
+      new Option('--services <n>', 'number of services (default 20; 5 for dgg)').argParser(
+        integerIn('--services', 1, 10_000),
+      ),
+    )
+    .addOption(
+      new Option('--classes <p>', 'priority classes')
+        .argParser(integerIn('--classes', 1, 20))
+        .default(GENERATE_DEFAULTS.classes),
+    )
+    .addOption(
+      new Option('--seed <n>', 'random seed')
+        .argParser(integerIn('--seed', 0, 2 ** 31 - 1))
+        .default(GENERATE_DEFAULTS.seed),
+    )
+    .option('--form <form>', 'routes or calls (default routes; cyclic: routes only)')
+    .option('--output <file>', 'write the network to this file instead of stdout')
+    .option('--json', 'write JSON instead of YAML')
+    .action(async (kind: string, opts) => {
+      const text = await generateCommand({ kind, ...opts });
+      if (text !== undefined) emit({ stdout: text });
+    });
 }

@@ -1,3 +1,4 @@
+import { type Command, Option } from 'commander';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
 import type { TimeoutStrategyDescription } from '../policy/timeouts/createTimeoutStrategy.js';
 import type { ReplicatedNetworkResult } from '../sim/network/replicateNetwork.js';
@@ -12,8 +13,14 @@ import { loadScheduleFile } from '../spec/parseSchedule.js';
 import type { ScheduleSpec } from '../spec/scheduleSchema.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import { toNetworkModel } from '../spec/toNetworkModel.js';
-import type { CommandOutput } from './CommandOutput.js';
-import { loadNetwork } from './input.js';
+import type { CommandOutput, Emit } from './CommandOutput.js';
+import {
+  integerIn,
+  loadNetwork,
+  nonNegativeNumber,
+  parseRetries,
+  positiveNumber,
+} from './input.js';
 import {
   type NetworkSimulationDocument,
   networkHeader,
@@ -28,7 +35,13 @@ import { progressOnStderr } from './progress.js';
 import type { SimulateOptions } from './SimulateOptions.js';
 import { simulateSweep } from './simulateSweep.js';
 import { formatWindows, windowCsv } from './simulateWindows.js';
-import { timeoutSetting, toSingleServiceConfig } from './simulationConfig.js';
+import {
+  parseTimeoutMs,
+  parseTimeoutStrategy,
+  SIMULATE_TIMEOUT_STRATEGIES,
+  timeoutSetting,
+  toSingleServiceConfig,
+} from './simulationConfig.js';
 import { parseSweep, type Sweep } from './sweep.js';
 import {
   type Column,
@@ -474,4 +487,104 @@ function serviceCells<
   },
 >(name: string, service: S): string[] {
   return [name, withCi(service.rho, service.rhoCi95, 3), withCi(service.s, service.sCi95)];
+}
+
+/** Registers `difftry simulate` on the CLI: its flags, parsed and checked, and the call. */
+export function registerSimulateCommand(program: Command, emit: Emit): void {
+  program
+    .command('simulate')
+    .description('simulate a network file in virtual time, with 95 % confidence intervals')
+    .argument('[file]', 'network file (YAML or JSON)')
+    .option(
+      '--example <name>',
+      'use a built-in example instead of a file (single, two-tier, hotel, hotel-calls)',
+    )
+    .option('--json', 'print one JSON document on stdout')
+    .addOption(
+      new Option('--duration <seconds>', 'measured window per replication (virtual seconds)')
+        .argParser(positiveNumber('--duration'))
+        .default(SIMULATE_DEFAULTS.duration),
+    )
+    .addOption(
+      new Option(
+        '--warmup <seconds>',
+        'warm-up before the window (default 10 % of duration)',
+      ).argParser(nonNegativeNumber('--warmup')),
+    )
+    .addOption(
+      new Option('--seed <n>', 'random seed')
+        .argParser(integerIn('--seed', 0, 2 ** 31 - 1))
+        .default(SIMULATE_DEFAULTS.seed),
+    )
+    .addOption(
+      new Option('--replications <r>', 'independent replications')
+        .argParser(integerIn('--replications', 1, 10_000))
+        .default(SIMULATE_DEFAULTS.replications),
+    )
+    .option(
+      '--retries <limits>',
+      'retry limits per class at every hop, e.g. high=5,low=1',
+      parseRetries,
+    )
+    .option(
+      '--strategy <name>',
+      'retry strategy: difftry, uniform, budget-finagle, budget-grpc, budget-envoy, sre-throttle or class-budget (default difftry)',
+      parseStrategy,
+    )
+    .addOption(
+      new Option(
+        '--timeout <ms>',
+        "a fixed per-try timeout at every hop, every class (replaces the classes' timeoutMs); " +
+          'an abandoned attempt is a timeout the policy may retry',
+      ).argParser(parseTimeoutMs),
+    )
+    .addOption(
+      new Option(
+        '--timeouts <strategy>',
+        `adaptive per-try timeouts, a fresh strategy per hop: ${SIMULATE_TIMEOUT_STRATEGIES.join(', ')} ` +
+          `(their defaults), or JSON such as '{"kind":"rto","minMs":20}'`,
+      ).argParser(parseTimeoutStrategy),
+    )
+    .option(
+      '--sweep <spec>',
+      "simulate each point of one arrival rate or capacity, e.g. 'frontend.low=50:250:25', " +
+        'one row per point and class beside the analysis',
+    )
+    .option(
+      '--schedule <file>',
+      "change arrival rates and capacities over virtual time: a schedule file of multipliers of the network's (YAML or JSON)",
+    )
+    .addOption(
+      new Option(
+        '--window <seconds>',
+        'measure per window of this many virtual seconds: a table over time (and --csv, --json)',
+      ).argParser(positiveNumber('--window')),
+    )
+    .option(
+      '--csv <file>',
+      'with --sweep or --window: also write the rows as CSV to this file (checked before the run)',
+    )
+    .option(
+      '--compare-analysis',
+      "put the analysis's predicted rejection beside the simulated one (always in a sweep)",
+    )
+    .addHelpText(
+      'after',
+      '\nProgress goes to stderr. Per-class backoffs and timeouts come from the file. A network of\n' +
+        'one service simulated with DiffTry and no timeouts uses the single-service simulator; sweeps\n' +
+        'and everything else the network simulator. The --timeouts strategies all run on the\n' +
+        "simulation's virtual time (none needs a wall clock). The analysis models fixed per-try\n" +
+        "timeouts (--timeout, the file's) and retry limits; an adaptive --timeouts strategy is\n" +
+        'predicted without timeouts, a budget strategy not at all (the output says so).\n\n' +
+        'Examples:\n' +
+        '  difftry simulate --example hotel --timeout 500        # 500 ms per try: about as without\n' +
+        '  difftry simulate --example hotel --timeout 250        # 250 ms: a retry storm (docs/metastability.md)\n' +
+        '  difftry simulate --example two-tier --timeouts rto --compare-analysis\n' +
+        "  difftry simulate --example hotel --sweep 'frontend.low=50:250:50' --csv sweep.csv\n" +
+        '  difftry simulate examples/metastable.yaml --schedule examples/capacity-drop.yaml \\\n' +
+        '    --timeout 100 --window 10 --duration 300 --warmup 0 --replications 1 --csv windows.csv',
+    )
+    .action(async (file: string | undefined, opts) => {
+      emit(await simulateCommand({ file, ...opts }));
+    });
 }

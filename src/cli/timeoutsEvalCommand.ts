@@ -1,3 +1,4 @@
+import { type Command, Option } from 'commander';
 import { assessTarget, type TargetAssessment } from '../experiments/timeouts/assessTarget.js';
 import { DEFAULT_MAX_ATTEMPTS } from '../experiments/timeouts/attemptPlan.js';
 import {
@@ -25,7 +26,8 @@ import {
   TIMEOUT_SCENARIO_NAMES,
   type TimeoutScenarioName,
 } from '../experiments/timeouts/scenarios.js';
-import type { CommandOutput } from './CommandOutput.js';
+import type { CommandOutput, Emit } from './CommandOutput.js';
+import { integerIn, positiveNumber } from './input.js';
 import { progressOnStderr } from './progress.js';
 import { fixed, formatTable } from './table.js';
 import { UsageError } from './UsageError.js';
@@ -294,4 +296,36 @@ export function formatDetails(rows: readonly StrategyEvaluation[]): string {
     '',
     formatTable(columns, cells),
   ].join('\n');
+}
+
+/** Registers `difftry timeouts eval` on the CLI: its flags, parsed and checked, and the call. */
+export function registerTimeoutsEvalCommand(program: Command, emit: Emit): void {
+  program
+    .command('eval')
+    .description(
+      'the eight-scenario Time Fraction table of the timeout strategies (virtual or live)',
+    )
+    .option('--scenario <name>', 'a scenario or all (default all)')
+    .option('--strategies <list>', `comma-separated (default ${TIMEOUTS_EVAL_DEFAULTS.strategies})`)
+    .option('--live', 'App1 → App2 over real HTTP on loopback instead of virtual time')
+    .addOption(
+      new Option(
+        '--time-scale <x>',
+        `with --live: latency multiplier (default ${TIMEOUTS_EVAL_DEFAULTS.timeScale})`,
+      ).argParser(positiveNumber('--time-scale')),
+    )
+    .addOption(
+      new Option('--requests <n>', 'requests per scenario, the first 10 % initialising')
+        .argParser(integerIn('--requests', 20, 1_000_000))
+        .default(TIMEOUTS_EVAL_DEFAULTS.requests),
+    )
+    .addOption(
+      new Option('--seed <n>', 'random seed')
+        .argParser(integerIn('--seed', 0, 2 ** 31 - 1))
+        .default(TIMEOUTS_EVAL_DEFAULTS.seed),
+    )
+    .option('--json', 'print one JSON document on stdout')
+    .action(async (opts) => {
+      emit(await timeoutsEvalCommand(opts));
+    });
 }

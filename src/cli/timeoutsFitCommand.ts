@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import { type Command, Option } from 'commander';
 import { empiricalLatency } from '../model/timeouts/empiricalLatency.js';
 import { linearCost } from '../model/timeouts/linearCost.js';
 import { optimizeTimeouts } from '../model/timeouts/optimizeTimeouts.js';
-import type { CommandOutput } from './CommandOutput.js';
+import type { CommandOutput, Emit } from './CommandOutput.js';
+import { integerIn, nonNegativeNumber, positiveNumber } from './input.js';
 import { formatTable } from './table.js';
 import { UsageError } from './UsageError.js';
 
@@ -167,4 +169,32 @@ export function parseLatencies(text: string, file: string): number[] {
 /** Seconds to 4 significant digits. */
 function seconds(value: number): string {
   return String(Number(value.toPrecision(4)));
+}
+
+/** Registers `difftry timeouts fit` on the CLI: its flags, parsed and checked, and the call. */
+export function registerTimeoutsFitCommand(program: Command, emit: Emit): void {
+  program
+    .command('fit')
+    .description('the optimal timeout sequence and best single timeout for a latency sample file')
+    .argument('<file>', 'latencies in seconds, one a line (a header line allowed)')
+    .addOption(
+      new Option('--depth <n>', 'timeouts in the sequence, t_z included')
+        .argParser(integerIn('--depth', 1, 16))
+        .default(TIMEOUTS_FIT_DEFAULTS.depth),
+    )
+    .addOption(
+      new Option(
+        '--tz <seconds>',
+        'the ceiling t_z (default 1.5 × p99, at most 2 × max)',
+      ).argParser(positiveNumber('--tz')),
+    )
+    .addOption(
+      new Option('--cost <c1>', 'attempt cost g(t) = c1·t')
+        .argParser(nonNegativeNumber('--cost'))
+        .default(TIMEOUTS_FIT_DEFAULTS.cost),
+    )
+    .option('--json', 'print one JSON document on stdout')
+    .action(async (file: string, opts) => {
+      emit(await timeoutsFitCommand({ file, ...opts }));
+    });
 }

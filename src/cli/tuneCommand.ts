@@ -1,3 +1,4 @@
+import { type Command, Option } from 'commander';
 import type { ModelName } from '../model/phi/Phi.js';
 import { assessNetwork } from '../model/tune/assessNetwork.js';
 import { gridSize, type RetryRange, resolveGrid } from '../model/tune/RetryGrid.js';
@@ -14,8 +15,8 @@ import type { TunePoint } from '../model/tune/TunePoint.js';
 import { DEFAULT_MAX_POINTS, tuneRetryLimits } from '../model/tune/tuneRetryLimits.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import { toNetworkModel } from '../spec/toNetworkModel.js';
-import type { CommandOutput } from './CommandOutput.js';
-import { loadNetwork, type NetworkSource } from './input.js';
+import type { CommandOutput, Emit } from './CommandOutput.js';
+import { integerIn, loadNetwork, type NetworkSource, parseModel, positiveNumber } from './input.js';
 import { progressOnStderr } from './progress.js';
 import { type Column, fixed, formatTable } from './table.js';
 import { UsageError } from './UsageError.js';
@@ -469,4 +470,53 @@ function rangeText(range: RetryRange): string {
 
 function significant(value: number): string {
   return Number.isFinite(value) ? String(Number(value.toPrecision(3))) : String(value);
+}
+
+/** Registers `difftry tune` on the CLI: its flags, parsed and checked, and the call. */
+export function registerTuneCommand(program: Command, emit: Emit): void {
+  program
+    .command('tune')
+    .description('choose per-class retry limits that maximise goodput under constraints')
+    .argument('[file]', 'network file (YAML or JSON)')
+    .option(
+      '--example <name>',
+      'use a built-in example instead of a file (single, two-tier, hotel, hotel-calls)',
+    )
+    .option('--grid <ranges>', 'retry limits to try per class, e.g. high=0:8,low=0:3 (default 0:8)')
+    .addOption(
+      new Option('--objective <kind>', 'goodput or weighted-goodput (weights: class weight)')
+        .argParser(parseObjective)
+        .default(TUNE_DEFAULTS.objective),
+    )
+    .option('--weights <weights>', "class weights replacing the file's, e.g. high=10,low=1")
+    .option(
+      '--constraint <c>',
+      "[CLASS.]METRIC<=|>=NUMBER, repeatable, e.g. 'high.rejection<=0.05' 'attemptsPerRequest<=4'; " +
+        'METRIC: rejection, completion, goodput (per class or total), attemptsPerRequest, ' +
+        "attemptsPerSuccess, internalPerRequest, maxRho, storms; or 'monostable' (no retry-storm " +
+        'state at the load: storms<=0)',
+      collect,
+      [],
+    )
+    .addOption(
+      new Option('--frontier <n>', 'frontier rows to print (--json has them all)')
+        .argParser(integerIn('--frontier', 0, 100_000))
+        .default(TUNE_DEFAULTS.frontier),
+    )
+    .addOption(
+      new Option('--digits <n>', 'significant digits at which objectives and attempts are compared')
+        .argParser(integerIn('--digits', 1, 15))
+        .default(TUNE_DEFAULTS.digits),
+    )
+    .option('--json', 'print one JSON document on stdout')
+    .option('--model <model>', 'φ at every service: fluid, mm1m or mixed', parseModel)
+    .addOption(
+      new Option(
+        '--timeout <ms>',
+        "a per-try timeout at every hop, every class (replaces the classes' timeoutMs)",
+      ).argParser(positiveNumber('--timeout')),
+    )
+    .action(async (file: string | undefined, opts) => {
+      emit(await tuneCommand({ file, ...opts }));
+    });
 }

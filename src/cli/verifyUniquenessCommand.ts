@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { type Command, Option } from 'commander';
 import {
   runUniquenessCheck,
   type UniquenessRun,
@@ -10,10 +11,11 @@ import {
   type UniquenessJobResult,
 } from '../experiments/uniqueness/uniquenessWorker.js';
 import { DEFAULT_MAX_CLASSES, DISTINCT_TOLERANCE, MAX_CLASSES } from '../model/uniqueness/index.js';
-import type { CommandOutput } from './CommandOutput.js';
+import type { CommandOutput, Emit } from './CommandOutput.js';
 import { writeCounterexamples } from './counterexampleFiles.js';
 import { EXIT_NEGATIVE } from './exitCodes.js';
 import { formatUniquenessRun } from './formatUniquenessRun.js';
+import { integerIn } from './input.js';
 import { checkOutputDirectory } from './outputPath.js';
 import { progressOnStderr } from './progress.js';
 import { UsageError } from './UsageError.js';
@@ -204,4 +206,54 @@ function pairOf(c: UniquenessJobResult): [{ init: number }?, { init: number }?] 
 function checkOption(name: string, value: number, [least, most]: readonly [number, number]): void {
   if (Number.isSafeInteger(value) && value >= least && value <= most) return;
   throw new UsageError(`${name}: expected an integer from ${least} to ${most}, got ${value}`);
+}
+
+/** Registers `difftry verify-uniqueness` on the CLI: its flags, parsed and checked, and the call. */
+export function registerVerifyUniquenessCommand(program: Command, emit: Emit): void {
+  program
+    .command('verify-uniqueness')
+    .description(
+      'check numerically that random cyclic routing networks (or call graphs) have one fixed point',
+    )
+    .addOption(
+      new Option('--graphs <n>', 'random graphs (cyclic routing: 3 to 30 services; calls: 2 to 30)')
+        .argParser(integerIn('--graphs', ...VERIFY_UNIQUENESS_LIMITS.graphs))
+        .default(VERIFY_UNIQUENESS_DEFAULTS.graphs),
+    )
+    .addOption(
+      new Option('--configs <m>', 'random configurations per graph')
+        .argParser(integerIn('--configs', ...VERIFY_UNIQUENESS_LIMITS.configs))
+        .default(VERIFY_UNIQUENESS_DEFAULTS.configs),
+    )
+    .addOption(
+      new Option('--inits <k>', 'initial points (solves) per configuration')
+        .argParser(integerIn('--inits', ...VERIFY_UNIQUENESS_LIMITS.inits))
+        .default(VERIFY_UNIQUENESS_DEFAULTS.inits),
+    )
+    .addOption(
+      new Option('--seed <n>', 'random seed')
+        .argParser(integerIn('--seed', ...VERIFY_UNIQUENESS_LIMITS.seed))
+        .default(VERIFY_UNIQUENESS_DEFAULTS.seed),
+    )
+    .addOption(
+      new Option('--classes-max <p>', 'most priority classes of a configuration')
+        .argParser(integerIn('--classes-max', ...VERIFY_UNIQUENESS_LIMITS.classesMax))
+        .default(VERIFY_UNIQUENESS_DEFAULTS.classesMax),
+    )
+    .addOption(
+      new Option(
+        '--threads <t>',
+        'threads, this one included (default: every core; 1: no worker)',
+      ).argParser(integerIn('--threads', ...VERIFY_UNIQUENESS_LIMITS.threads)),
+    )
+    .option(
+      '--form <form>',
+      'routes (cyclic routing networks) or calls (call graphs with nested retries)',
+      VERIFY_UNIQUENESS_DEFAULTS.form,
+    )
+    .option('--out <dir>', 'where to write counterexamples (default: the current directory)')
+    .option('--json', 'print one JSON document on stdout')
+    .action(async (opts) => {
+      emit(await verifyUniquenessCommand(opts));
+    });
 }
