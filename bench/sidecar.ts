@@ -28,6 +28,7 @@
  * Run alone with `npx tsx bench/sidecar.ts`. With `DIFFTRY_BENCH_CPU_PROF=DIR`, the sidecar's
  * process writes a CPU profile (`node --cpu-prof`) to DIR.
  */
+
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, Agent as HttpAgent } from 'node:http';
@@ -45,6 +46,7 @@ import { build, type Histogram } from 'hdr-histogram-js';
 import httpProxy from 'http-proxy';
 import { Pool } from 'undici';
 import { startSidecar } from '../src/mesh/index.js';
+import { percent } from '../src/report/numberFormat.js';
 import { report } from './harness.js';
 
 /** Open-loop rate, requests per second, and the schedule's rounds. */
@@ -476,7 +478,6 @@ async function pinnedThroughput(
 const us = (value: number): string => `${Math.round(value).toLocaleString('en-US')} µs`;
 const signedUs = (value: number): string => `${value < 0 ? '−' : '+'}${us(Math.abs(value))}`;
 const perSecond = (value: number): string => `${Math.round(value).toLocaleString('en-US')} req/s`;
-const percent = (value: number): string => `${(100 * value).toFixed(0)} %`;
 
 /** A ratio of added latencies, or why there is none (a peer adding nothing measurable). */
 function addedRatio(sidecar: number, peer: number): string {
@@ -571,10 +572,10 @@ function reportThroughput(records: Map<string, ClosedLoopRecord>, pinned: boolea
   const perCore = (name: string) => rate(name) / share(name, get(name).proxyCpuMicros);
   const proxyLine = (label: string, name: string): [string, string] => [
     label,
-    `${perSecond(rate(name))}, its process at ${percent(share(name, get(name).proxyCpuMicros))} of a core → ${perSecond(perCore(name))} per core of its CPU time`,
+    `${perSecond(rate(name))}, its process at ${percent(share(name, get(name).proxyCpuMicros), 0)} of a core → ${perSecond(perCore(name))} per core of its CPU time`,
   ];
   const loadGenerator = (name: string) =>
-    percent(share(name, get(name).clientCpuMicros + get(name).upstreamCpuMicros));
+    percent(share(name, get(name).clientCpuMicros + get(name).upstreamCpuMicros), 0);
   report(
     `Sidecar throughput, closed loop (${CONCURRENCY} concurrent requests on ${CONCURRENCY} keep-alive connections, 2 × ${THROUGHPUT_ROUND_MS / 1000} s per proxy; ${
       pinned

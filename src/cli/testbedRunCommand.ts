@@ -1,5 +1,6 @@
 import type { BackoffDescription } from '../model/backoff/BackoffDescription.js';
 import { describeBackoff } from '../model/backoff/describeBackoff.js';
+import { percent } from '../report/numberFormat.js';
 import { builtinExample } from '../spec/examples.js';
 import { loadNetworkFile, parseNetwork } from '../spec/parseNetwork.js';
 import type { NetworkSpec } from '../spec/schema.js';
@@ -148,7 +149,6 @@ export function formatRun(
   p: TestbedPrediction,
   backoff: BackoffDescription,
 ): string {
-  const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)} %` : 'n/a');
   const lines: string[] = [
     `testbed: ${m.network.name ?? 'network'}, ${m.services.length} services on 127.0.0.1, ` +
       `${m.sidecars ? 'each calling through its DiffTry sidecar' : 'in-process retries (no sidecars)'}; ` +
@@ -176,10 +176,10 @@ export function formatRun(
         String(m.network.classes.find((x) => x.name === c.name)?.retries ?? ''),
         fixed(c.windowRate, 1),
         String(c.sent),
-        `${pct(c.rejection)} ± ${pct(c.rejectionCi95)}`,
-        `${pct(c.answeredInWindow.rejection)} of ${c.answeredInWindow.finished}`,
-        pct(p.calls.endToEnd[c.name]?.rejection ?? Number.NaN),
-        pct(p.routing?.endToEnd[c.name]?.rejection ?? Number.NaN),
+        `${percent(c.rejection)} ± ${percent(c.rejectionCi95)}`,
+        `${percent(c.answeredInWindow.rejection)} of ${c.answeredInWindow.finished}`,
+        percent(p.calls.endToEnd[c.name]?.rejection ?? Number.NaN),
+        percent(p.routing?.endToEnd[c.name]?.rejection ?? Number.NaN),
         fixed(c.latency.p50, 3),
         fixed(c.latency.p99, 3),
       ]),
