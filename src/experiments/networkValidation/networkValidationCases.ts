@@ -74,26 +74,6 @@ export interface Case {
   readonly bottleneck: string;
 }
 
-export interface Row {
-  readonly c: Case;
-  readonly mode: 'routing' | 'calls';
-  readonly cls: string;
-  readonly k: number;
-  readonly pred: number;
-  /** The analysis with φ = mm1m at every service. */
-  readonly predMm1m: number;
-  /** The analysis with the residual-time correction (short-delay cases), else NaN. */
-  readonly predResidual: number;
-  readonly sim: number;
-  readonly simCi95: number;
-  readonly error: number;
-  /** The analysis's ρ (attempts / μ) at the bottleneck. */
-  readonly rhoBottleneck: number;
-  readonly mMin: number;
-  readonly services: number;
-  readonly overloaded: number;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Building the cases.
 

@@ -275,9 +275,7 @@ export class CallTracker {
     error: unknown,
   ): void {
     const events = this.events;
-    if (events !== undefined && events.wants(kind)) {
-      this.send(events, kind, attempts, outcome, delayMs, reason, error);
-    }
+    if (events?.wants(kind)) this.send(events, kind, attempts, outcome, delayMs, reason, error);
   }
 
   private send(

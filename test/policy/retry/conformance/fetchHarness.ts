@@ -10,22 +10,14 @@ import {
   runKey,
   settled,
 } from './harness.js';
-import { KEY_HEADER, type ScriptServer, startScriptServer } from './httpServer.js';
+import { KEY_HEADER, scriptServerSlot } from './httpServer.js';
 import type { NormalizedEvent, Scenario } from './scripts.js';
 
-let server: ScriptServer | undefined;
-
-export async function setup(): Promise<void> {
-  server = await startScriptServer();
-}
-
-export async function teardown(): Promise<void> {
-  await server?.close();
-  server = undefined;
-}
+const slot = scriptServerSlot('fetchHarness');
+export const { setup, teardown } = slot;
 
 export async function run(scenario: Scenario): Promise<NormalizedEvent[]> {
-  if (server === undefined) throw new Error('fetchHarness: setup() first');
+  const server = slot.current();
   const key = runKey('fetch', scenario);
   server.script(key, scenario.steps);
   const budget = budgetOf(scenario);

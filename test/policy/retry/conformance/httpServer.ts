@@ -65,3 +65,28 @@ export async function startScriptServer(): Promise<ScriptServer> {
       }),
   };
 }
+
+/**
+ * One harness's scripted server: `setup` starts it, `teardown` closes it, `current` is it
+ * (a harness run before `setup` is a bug in the suite, said by `name`).
+ */
+export function scriptServerSlot(name: string): {
+  setup(): Promise<void>;
+  teardown(): Promise<void>;
+  current(): ScriptServer;
+} {
+  let server: ScriptServer | undefined;
+  return {
+    async setup() {
+      server = await startScriptServer();
+    },
+    async teardown() {
+      await server?.close();
+      server = undefined;
+    },
+    current() {
+      if (server === undefined) throw new Error(`${name}: setup() first`);
+      return server;
+    },
+  };
+}

@@ -11,19 +11,11 @@ import {
   runKey,
   settled,
 } from './harness.js';
-import { KEY_HEADER, type ScriptServer, startScriptServer } from './httpServer.js';
+import { KEY_HEADER, scriptServerSlot } from './httpServer.js';
 import type { NormalizedEvent, Scenario } from './scripts.js';
 
-let server: ScriptServer | undefined;
-
-export async function setup(): Promise<void> {
-  server = await startScriptServer();
-}
-
-export async function teardown(): Promise<void> {
-  await server?.close();
-  server = undefined;
-}
+const slot = scriptServerSlot('retryHarness');
+export const { setup, teardown } = slot;
 
 const outcomeOf = (response: Response): AttemptOutcome =>
   response.status === 200
@@ -35,7 +27,7 @@ const outcomeOf = (response: Response): AttemptOutcome =>
       };
 
 export async function run(scenario: Scenario): Promise<NormalizedEvent[]> {
-  if (server === undefined) throw new Error('retryHarness: setup() first');
+  const server = slot.current();
   const key = runKey('retry', scenario);
   server.script(key, scenario.steps);
   const budget = budgetOf(scenario);
