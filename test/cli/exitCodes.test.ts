@@ -2,8 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 
 // An exception that is not difftry's own is a bug: exit 70 with the stack, never the exit 1 that
 // means "the answer is no".
-vi.mock('../../src/cli/analyzeCommand.js', () => ({
-  analyzeCommand: () => {
+vi.mock('../../src/model/network/analyzeNetwork.js', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../src/model/network/analyzeNetwork.js')>()),
+  analyzeNetwork: () => {
     throw new TypeError('a bug');
   },
 }));
