@@ -126,8 +126,7 @@ export function executeRetry<T>(
       context?.deadlineMs,
     );
     call.throwIfAborted();
-    tracker = new CallTracker();
-    tracker.begin(policy, policy.classify(options.className ?? context?.className), {
+    tracker = new CallTracker(policy, policy.classify(options.className ?? context?.className), {
       method: options.method,
       deadlineMs,
       retryLimit: options.retryLimit,

@@ -42,6 +42,9 @@ export const NO_TIMEOUT = Number.POSITIVE_INFINITY;
 
 const TIMEOUT: AttemptOutcome = Object.freeze({ kind: 'timeout' });
 
+/** The policy of an idle tracker, before its first `begin`: never asked. */
+const IDLE_POLICY = Object.freeze({}) as RetryPolicy;
+
 /**
  * The one retry engine: the budget-and-decide sequence of a call, which every executor —
  * `retry()`, `difftryFetch`, the undici and gRPC interceptors, the sidecar (through the undici
@@ -67,24 +70,50 @@ const TIMEOUT: AttemptOutcome = Object.freeze({ kind: 'timeout' });
  * ```
  */
 export class CallTracker {
+  // Every field is set by `begin` (or the constructor, for an idle tracker), in this order, so
+  // all trackers share one shape and a call's setup stores each field once.
   /** The policy of the current (or last) call; set by `begin`. */
-  policy!: RetryPolicy;
+  declare policy: RetryPolicy;
   /** The call's class, as the policy resolved it. */
-  className = '';
+  declare className: string;
   /** Attempts ended so far; also the index of the attempt that starts next. */
-  attempts = 0;
-  private method: string | undefined;
-  private deadlineMs: number | undefined;
-  private retryLimit = NO_TIMEOUT;
-  private timeout: TimeoutStrategy | undefined;
-  private events: RetryEventSink | undefined;
-  private previousDelayMs: number | undefined;
+  declare attempts: number;
+  declare private method: string | undefined;
+  declare private deadlineMs: number | undefined;
+  declare private retryLimit: number;
+  declare private timeout: TimeoutStrategy | undefined;
+  declare private events: RetryEventSink | undefined;
+  declare private previousDelayMs: number | undefined;
   /** Whether the current attempt's timeout is the deadline's rest rather than the strategy's. */
-  private cutByDeadline = false;
-  private attemptStart = 0;
+  declare private cutByDeadline: boolean;
+  declare private attemptStart: number;
   /** Whether the call holds a retry its budget admitted and has not had back. */
-  private holdsRetry = false;
-  private active = false;
+  declare private holdsRetry: boolean;
+  declare private active: boolean;
+
+  /**
+   * A tracker; with a policy, the call begins at once (as {@link begin}); without, it waits idle
+   * for `begin` (the simulator keeps idle trackers for its request slots).
+   */
+  constructor(policy?: RetryPolicy, className = '', settings?: CallSettings) {
+    if (policy !== undefined) {
+      this.begin(policy, className, settings);
+      return;
+    }
+    this.policy = IDLE_POLICY;
+    this.className = className;
+    this.attempts = 0;
+    this.method = undefined;
+    this.deadlineMs = undefined;
+    this.retryLimit = NO_TIMEOUT;
+    this.timeout = undefined;
+    this.events = undefined;
+    this.previousDelayMs = undefined;
+    this.cutByDeadline = false;
+    this.attemptStart = 0;
+    this.holdsRetry = false;
+    this.active = false;
+  }
 
   /** Whether the call has begun and not yet ended. */
   get open(): boolean {
@@ -101,9 +130,6 @@ export class CallTracker {
     this.policy = policy;
     this.className = className;
     this.attempts = 0;
-    this.previousDelayMs = undefined;
-    this.cutByDeadline = false;
-    this.holdsRetry = false;
     if (settings === undefined) {
       this.method = undefined;
       this.deadlineMs = undefined;
@@ -120,6 +146,10 @@ export class CallTracker {
         timeout === undefined ? classTimeout(policy, className) : (timeout ?? undefined);
       this.events = settings.events;
     }
+    this.previousDelayMs = undefined;
+    this.cutByDeadline = false;
+    this.attemptStart = 0;
+    this.holdsRetry = false;
     this.active = true;
     policy.budget?.requestStarted(className, policy.clock());
   }
