@@ -19,7 +19,7 @@ import { compileCallPlan } from '../src/model/network/callPlan.js';
 import { CallSweep } from '../src/model/network/callSweep.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
 import type { NetworkReport } from '../src/model/network/NetworkReport.js';
-import { nominalLoads } from '../src/model/network/nominalLoads.js';
+import { nominalBottleneck, nominalLoads } from '../src/model/network/nominalLoads.js';
 import { solveCalls } from '../src/model/network/solveCalls.js';
 import { csvLine } from '../src/report/csv.js';
 import { fixed, plusMinus } from '../src/report/numberFormat.js';
@@ -92,15 +92,15 @@ function makeCase(
   note = '',
 ): Case {
   const loads = nominalLoads(network);
-  const at = loads.indexOf(Math.max(...loads));
+  const { rho0, name } = nominalBottleneck(network, loads);
   return {
     group,
     id,
     seed,
     network,
     run,
-    rho0: loads[at] ?? Number.NaN,
-    bottleneck: network.services[at]?.name ?? '?',
+    rho0,
+    bottleneck: name,
     overloaded: loads.filter((rho) => rho > 1).length,
     note,
   };

@@ -7,7 +7,7 @@
  */
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
-import { nominalLoads } from '../../model/network/nominalLoads.js';
+import { nominalBottleneck } from '../../model/network/nominalLoads.js';
 import {
   builtinExample,
   generateCyclic,
@@ -99,8 +99,7 @@ function makeCase(
   backoff: BackoffDescription,
   residualNetwork?: NetworkModel,
 ): Case {
-  const loads = nominalLoads(network);
-  const at = loads.indexOf(Math.max(...loads));
+  const { rho0, name } = nominalBottleneck(network);
   return {
     group,
     id,
@@ -109,8 +108,8 @@ function makeCase(
     network,
     residualNetwork,
     backoff,
-    rho0: loads[at] ?? Number.NaN,
-    bottleneck: network.services[at]?.name ?? '?',
+    rho0,
+    bottleneck: name,
   };
 }
 

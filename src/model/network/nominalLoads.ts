@@ -25,3 +25,15 @@ export function nominalLoads(network: NetworkModel): number[] {
     return classes.reduce((sum, c) => sum + c.in, 0) / s.capacity;
   });
 }
+
+/**
+ * The most loaded service at nominal load: its ρ₀ and name (NaN and '?' for no service);
+ * `loads` are the network's {@link nominalLoads}, if already known.
+ */
+export function nominalBottleneck(
+  network: NetworkModel,
+  loads: readonly number[] = nominalLoads(network),
+): { readonly rho0: number; readonly name: string } {
+  const at = loads.indexOf(Math.max(...loads));
+  return { rho0: loads[at] ?? Number.NaN, name: network.services[at]?.name ?? '?' };
+}
