@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { type Command, Option } from 'commander';
 import { FIG5_PRESETS, runFig5, TESTBED_BACKOFF } from '../experiments/figure5/testbedFigure5.js';
 import {
   fig5Csv,
@@ -10,8 +11,11 @@ import { fig5Summary } from '../experiments/figure5/testbedFigure5Summary.js';
 import { percentPoints } from '../report/numberFormat.js';
 import { builtinExample } from '../spec/examples.js';
 import { parseNetwork } from '../spec/parseNetwork.js';
-import type { CommandOutput } from './CommandOutput.js';
+import { DEFAULT_GRACE_S } from '../testbed/experiment/measureTestbed.js';
+import type { CommandOutput, Emit } from './CommandOutput.js';
 import { EXIT_INTERRUPTED } from './exitCodes.js';
+import { integerIn, nonNegativeNumber, positiveNumber } from './input.js';
+import { interruptible } from './interruptible.js';
 import { checkOutputDirectory, makeOutputDirectory, writeOutputFiles } from './outputPath.js';
 import { progressOnStderr } from './progress.js';
 import { fixed, formatTable } from './table.js';
@@ -194,4 +198,52 @@ export function formatFig5(result: Awaited<ReturnType<typeof runFig5>>): string 
     );
   }
   return lines.join('\n');
+}
+
+/** Registers `difftry testbed fig5` on the `testbed` command: its flags and the interruptible call. */
+export function registerTestbedFig5Command(program: Command, emit: Emit): void {
+  program
+    .command('fig5')
+    .description(
+      "the DiffTry paper's Figure 5 live: hotelReservation, γ_low swept, k = (5,1) vs (5,5)",
+    )
+    .option('--quick', '3 points and short windows (about 2 minutes)')
+    .option('--json', 'print the whole sweep as one JSON document on stdout')
+    .option(
+      '--out <dir>',
+      'where to write testbed-fig5.{csv,svg,md} (default: a new folder testbed-fig5-YYYYMMDD-HHMMSS ' +
+        'here; the recorded run in docs/ is re-made by npm run testbed:fig5)',
+    )
+    .option(
+      '--scale <x>',
+      `rates × x on the testbed (default ${TESTBED_FIG5_DEFAULTS.scale})`,
+      positiveNumber('--scale'),
+    )
+    .option('--warmup <s>', 'seconds of load before each window', nonNegativeNumber('--warmup'))
+    .option('--duration <s>', 'seconds of each window', positiveNumber('--duration'))
+    .option(
+      '--grace <s>',
+      `longest drain after each window while its requests finish (default ${DEFAULT_GRACE_S})`,
+      nonNegativeNumber('--grace'),
+    )
+    .option(
+      '--backoff-ms <ms>',
+      `mean of the random retry delay (default ${TESTBED_FIG5_DEFAULTS.backoffMs})`,
+      positiveNumber('--backoff-ms'),
+    )
+    .option(
+      '--seed <n>',
+      `seed of the first point (default ${TESTBED_FIG5_DEFAULTS.seed})`,
+      integerIn('--seed', 0, 2 ** 31),
+    )
+    .addOption(new Option('--no-sidecar', 'retry in-process (runtime retry()) instead of sidecars'))
+    .option(
+      '--runs <n>',
+      'runs a point may take when one is not a valid measurement (default 2)',
+      integerIn('--runs', 1, 5),
+    )
+    .addOption(new Option('--no-load-thread', 'run the load generator on the services’ thread'))
+    .action(async (opts: TestbedFig5Options) => {
+      emit(await interruptible((signal) => testbedFig5Command(opts, signal)));
+    });
 }

@@ -1,15 +1,27 @@
+import { type Command, Option } from 'commander';
 import type { BackoffDescription } from '../model/backoff/BackoffDescription.js';
 import { describeBackoff } from '../model/backoff/describeBackoff.js';
 import { percent } from '../report/numberFormat.js';
 import { builtinExample } from '../spec/examples.js';
 import { loadNetworkFile, parseNetwork } from '../spec/parseNetwork.js';
 import type { NetworkSpec } from '../spec/schema.js';
-import { measureTestbed, type TestbedMeasurement } from '../testbed/experiment/measureTestbed.js';
+import {
+  DEFAULT_GRACE_S,
+  measureTestbed,
+  type TestbedMeasurement,
+} from '../testbed/experiment/measureTestbed.js';
 import { predictTestbed, type TestbedPrediction } from '../testbed/experiment/predictTestbed.js';
 import { TESTBED_BACKOFF } from '../testbed/experiment/runValidity.js';
-import type { CommandOutput } from './CommandOutput.js';
+import type { CommandOutput, Emit } from './CommandOutput.js';
 import { EXIT_INTERRUPTED } from './exitCodes.js';
-import { loadNetwork } from './input.js';
+import {
+  integerIn,
+  loadNetwork,
+  nonNegativeNumber,
+  parseRetries,
+  positiveNumber,
+} from './input.js';
+import { interruptible } from './interruptible.js';
 import { progressOnStderr } from './progress.js';
 import { fixed, formatTable } from './table.js';
 import { UsageError } from './UsageError.js';
@@ -225,4 +237,58 @@ export function formatRun(
     `event-loop delay: mean ${fixed(m.eventLoopDelay.meanMs, 2)} ms, p99 ${fixed(m.eventLoopDelay.p99Ms, 1)} ms, max ${fixed(m.eventLoopDelay.maxMs, 1)} ms`,
   );
   return lines.join('\n');
+}
+
+/** Registers `difftry testbed run` on the `testbed` command: its flags and the interruptible call. */
+export function registerTestbedRunCommand(program: Command, emit: Emit): void {
+  program
+    .command('run')
+    .description(
+      'start a call-graph network live, load it, print measured beside predicted rejection',
+    )
+    .argument('[file]', 'call-graph network file (YAML or JSON); default --example hotel-calls')
+    .option('--example <name>', 'a built-in example instead of a file (hotel-calls)')
+    .option('--routing <file>', 'the routing form of the same network, predicted beside it')
+    .option('--routing-example <name>', 'a built-in routing form (default for hotel-calls: hotel)')
+    .option(
+      '--scale <x>',
+      `rates × x on the testbed (default ${TESTBED_RUN_DEFAULTS.scale})`,
+      positiveNumber('--scale'),
+    )
+    .option(
+      '--warmup <s>',
+      `seconds of load before measuring (default ${TESTBED_RUN_DEFAULTS.warmup})`,
+      nonNegativeNumber('--warmup'),
+    )
+    .option(
+      '--duration <s>',
+      `seconds measured (default ${TESTBED_RUN_DEFAULTS.duration})`,
+      positiveNumber('--duration'),
+    )
+    .option(
+      '--grace <s>',
+      `longest drain after the window while its requests finish (default ${DEFAULT_GRACE_S})`,
+      nonNegativeNumber('--grace'),
+    )
+    .option(
+      '--retries <limits>',
+      'retry limits per class at every hop, e.g. high=5,low=1',
+      parseRetries,
+    )
+    .option(
+      '--backoff-ms <ms>',
+      `mean of the random retry delay (default ${TESTBED_RUN_DEFAULTS.backoffMs})`,
+      positiveNumber('--backoff-ms'),
+    )
+    .option(
+      '--seed <n>',
+      `seed (default ${TESTBED_RUN_DEFAULTS.seed})`,
+      integerIn('--seed', 0, 2 ** 31),
+    )
+    .addOption(new Option('--no-sidecar', 'retry in-process (runtime retry()) instead of sidecars'))
+    .addOption(new Option('--no-load-thread', 'run the load generator on the services’ thread'))
+    .option('--json', 'print one JSON document on stdout')
+    .action(async (file: string | undefined, opts: TestbedRunOptions) => {
+      emit(await interruptible((signal) => testbedRunCommand({ file, ...opts }, signal)));
+    });
 }
