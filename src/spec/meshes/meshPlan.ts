@@ -1,0 +1,143 @@
+import {
+  type BackoffDescription,
+  DEFAULT_BACKOFF,
+} from '../../model/backoff/BackoffDescription.js';
+import { checkSidecarConfig } from '../parseSidecarConfig.js';
+import type { NetworkSpec } from '../schema.js';
+import type { SidecarConfig } from '../sidecarSchema.js';
+import { type SidecarsFromNetworkOptions, sidecarsFromNetwork } from '../sidecarsFromNetwork.js';
+
+/** What one class gets on the calls from one service to one upstream: the hop's policy. */
+export interface ClassHop {
+  readonly className: string;
+  /** Retries after the first attempt (k of the upstream service, for this class). */
+  readonly retries: number;
+  /** Per-try timeout (ms), the first attempt included; undefined for none. */
+  readonly perTryTimeoutMs: number | undefined;
+  /** The delay before each retry. */
+  readonly backoff: BackoffDescription;
+}
+
+/** The calls from one service to one of its upstreams, per class in priority order. */
+export interface UpstreamPlan {
+  /** The upstream service's name (as in the network file). */
+  readonly service: string;
+  /** One entry per class, highest first. */
+  readonly classes: readonly ClassHop[];
+  /** The policy of a request with no class header, or a class the network does not know. */
+  readonly unclassified: ClassHop;
+}
+
+/** An edge rule: requests matching every condition given get `className`. */
+export interface EdgeRulePlan {
+  readonly className: string;
+  readonly path?: string;
+  readonly method?: string;
+  readonly header?: string;
+  /** The header's exact value; absent with `valueEnv` (a secret: not known when generating). */
+  readonly value?: string;
+  /** The environment variable holding the value, when the rule names one. */
+  readonly valueEnv?: string;
+}
+
+/** One service of the mesh: admission in front of it, its edge if it has one, its upstreams. */
+export interface ServicePlan {
+  readonly name: string;
+  /** c: requests the application serves at once. */
+  readonly concurrency: number;
+  /** m: the most requests in the service, those being served included. */
+  readonly capacity: number;
+  /** Whether it takes external requests (then a client's class header is not believed). */
+  readonly edge: boolean;
+  /** Edge rules, in order (the first match wins); empty for a service with no edge. */
+  readonly edgeRules: readonly EdgeRulePlan[];
+  /** The class of an external request that no rule matches. */
+  readonly edgeDefault: string;
+  readonly upstreams: readonly UpstreamPlan[];
+}
+
+/** What every mesh generator needs from a network file, resolved once. */
+export interface MeshPlan {
+  /** The header that carries the class (lower case). */
+  readonly header: string;
+  /** Class names, highest first. */
+  readonly classes: readonly string[];
+  /** The class of requests with no (or an unknown) class. */
+  readonly defaultClass: string;
+  /** HTTP statuses that are retried. */
+  readonly retryStatuses: readonly number[];
+  /** Transport failures that are retried, in the meshes' words. */
+  readonly retryConditions: readonly ('connect-failure' | 'reset' | 'refused-stream')[];
+  /** Services in file order. */
+  readonly services: readonly ServicePlan[];
+}
+
+/** The statuses the runtime's policy retries by default (RetryOn.statuses). */
+const DEFAULT_RETRY_STATUSES = [503, 429] as const;
+
+/**
+ * The mapping every mesh generator shares: a network file → per service, per upstream and per
+ * class, the retries at that hop (the upstream's own `retries` override included), the per-try
+ * timeout, the backoff, the admission (c, m), the edge rules and the default class. It reads the
+ * same sidecar configs as `difftry mesh sidecars` (so the sidecar and every mesh agree), with
+ * their defaults applied.
+ * @example
+ * ```ts
+ * const plan = meshPlan(await loadNetworkFile('examples/hotel-calls.yaml'));
+ * plan.services[0].upstreams[0].classes[0]; // { className: 'high', retries: 5, … }
+ * ```
+ */
+export function meshPlan(network: NetworkSpec, options: SidecarsFromNetworkOptions = {}): MeshPlan {
+  const configs = sidecarsFromNetwork(network, options).map((config) =>
+    checkSidecarConfig(config, `the sidecar config of ${config.service}`),
+  );
+  const first = configs[0] as SidecarConfig;
+  const classes = first.classes.map((c) => c.name);
+  const defaultClass = first.defaultClass ?? (classes[classes.length - 1] as string);
+  return {
+    header: first.header.toLowerCase(),
+    classes,
+    defaultClass,
+    retryStatuses: [...(first.retryOn?.statuses ?? DEFAULT_RETRY_STATUSES)],
+    retryConditions: ['connect-failure', 'reset', 'refused-stream'],
+    services: configs.map((config) => servicePlan(config, defaultClass)),
+  };
+}
+
+function servicePlan(config: SidecarConfig, defaultClass: string): ServicePlan {
+  const inbound = config.inbound;
+  // sidecarsFromNetwork gives every service an inbound listener.
+  if (inbound === undefined) throw new Error(`meshPlan: ${config.service} has no inbound`);
+  const edge = inbound.edge;
+  return {
+    name: config.service,
+    concurrency: inbound.concurrency,
+    capacity: inbound.capacity,
+    edge: edge !== undefined,
+    edgeRules: (edge?.rules ?? []).map((rule) => ({
+      className: rule.class,
+      ...(rule.path !== undefined && { path: rule.path }),
+      ...(rule.method !== undefined && { method: rule.method }),
+      ...(rule.header !== undefined && { header: rule.header.toLowerCase() }),
+      ...(rule.value !== undefined && { value: rule.value }),
+      ...(rule.valueEnv !== undefined && { valueEnv: rule.valueEnv }),
+    })),
+    edgeDefault: edge?.default ?? defaultClass,
+    upstreams: (config.outbound?.upstreams ?? []).map((upstream) => {
+      const hops = config.classes.map(
+        (spec): ClassHop => ({
+          className: spec.name,
+          retries: upstream.retries?.[spec.name] ?? spec.retries,
+          // The sidecar's rule: the upstream's fixed timeout, else the class's.
+          perTryTimeoutMs: upstream.timeoutMs ?? spec.timeoutMs,
+          backoff: spec.backoff ?? config.backoff ?? DEFAULT_BACKOFF,
+        }),
+      );
+      return {
+        service: upstream.name,
+        classes: hops,
+        unclassified: hops.find((hop) => hop.className === defaultClass) as ClassHop,
+      };
+    }),
+  };
+}
