@@ -1,0 +1,311 @@
+import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
+import type { ClassHop, EdgeRulePlan, MeshPlan, ServicePlan } from './meshPlan.js';
+
+/** Where each service's sidecar Envoy listens and what it reaches (one pod per service). */
+export interface EnvoyPorts {
+  /**
+   * The inbound listener, in front of the application.
+   * @default 15006
+   */
+  readonly inbound?: number;
+  /**
+   * The outbound listener the application sends its calls to (with `Host: SERVICE`).
+   * @default 15001
+   */
+  readonly outbound?: number;
+  /**
+   * The application's port on 127.0.0.1.
+   * @default 8080
+   */
+  readonly app?: number;
+  /**
+   * The port of an upstream service's name (its Kubernetes Service, in front of its inbound
+   * listener).
+   * @default 80
+   */
+  readonly upstream?: number;
+  /**
+   * Envoy's admin interface on 127.0.0.1 (config dump, stats).
+   * @default 9901
+   */
+  readonly admin?: number;
+}
+
+/** One service's sidecar Envoy: a bootstrap with static resources, and the same as xDS. */
+export interface EnvoySidecar {
+  readonly service: string;
+  /** An `envoy.config.bootstrap.v3.Bootstrap` (proto JSON, snake_case). */
+  readonly bootstrap: Record<string, unknown>;
+  /** `envoy.service.discovery.v3.DiscoveryResponse`s: the listeners, then the clusters. */
+  readonly xds: {
+    readonly listeners: Record<string, unknown>;
+    readonly clusters: Record<string, unknown>;
+  };
+}
+
+const HCM_TYPE =
+  'type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager';
+const ROUTER_TYPE = 'type.googleapis.com/envoy.extensions.filters.http.router.v3.Router';
+const LISTENER_TYPE = 'type.googleapis.com/envoy.config.listener.v3.Listener';
+const CLUSTER_TYPE = 'type.googleapis.com/envoy.config.cluster.v3.Cluster';
+/** The local application's cluster on the inbound side. */
+export const LOCAL_APP_CLUSTER = 'local_app';
+/** The longest wait a server's Retry-After may ask for (the runtime's maxPushbackMs). */
+const MAX_PUSHBACK_S = 60;
+
+/**
+ * The sidecar Envoy of every service of a mesh plan (see {@link meshPlan}):
+ * - **outbound**: a virtual host per upstream (domains: its name), with one route per class
+ *   matched on the class header (exact, any case) carrying that class's `retry_policy` at this
+ *   hop, then a final route for a request with no or an unknown class, which gets the default
+ *   class's policy and the default class in its header — no request ever falls to Envoy's
+ *   implicit retry default;
+ * - **retry_policy**: `num_retries` = the class's k at the upstream; `retry_on`
+ *   connect-failure, reset, refused-stream and retriable-status-codes (503 and 429); the per-try
+ *   timeout; the backoff (see {@link envoyBackOff}); a server's `Retry-After` honoured up to 60 s;
+ * - **inbound**: admission as the local cluster's circuit breaker (`max_requests` = c,
+ *   `max_pending_requests` = m − c), and at the edge the client's class header removed on every
+ *   route and set by the edge rules (first match wins), else to the edge's default class.
+ */
+export function envoySidecars(plan: MeshPlan, ports: EnvoyPorts = {}): EnvoySidecar[] {
+  const resolved = {
+    inbound: ports.inbound ?? 15_006,
+    outbound: ports.outbound ?? 15_001,
+    app: ports.app ?? 8080,
+    upstream: ports.upstream ?? 80,
+    admin: ports.admin ?? 9901,
+  };
+  return plan.services.map((service) => {
+    const listeners = [inboundListener(plan, service, resolved.inbound)];
+    if (service.upstreams.length > 0)
+      listeners.push(outboundListener(plan, service, resolved.outbound));
+    const clusters = [
+      localAppCluster(service, resolved.app),
+      ...service.upstreams.map((upstream) => upstreamCluster(upstream.service, resolved.upstream)),
+    ];
+    return {
+      service: service.name,
+      bootstrap: {
+        node: { id: service.name, cluster: service.name },
+        admin: { address: socketAddress('127.0.0.1', resolved.admin) },
+        static_resources: { listeners, clusters },
+      },
+      xds: {
+        listeners: discoveryResponse(LISTENER_TYPE, listeners),
+        clusters: discoveryResponse(CLUSTER_TYPE, clusters),
+      },
+    };
+  });
+}
+
+/**
+ * Envoy's `retry_back_off` for a backoff. Envoy draws every delay uniformly from
+ * [0, min(base · (2ⁿ − 1)..., max)] ("fully jittered exponential"), so only some laws map:
+ * `exponential` keeps its base and cap; `constant` (d) becomes base = max = 2d and `random`
+ * (mean μ) base = max = 2μ, which keep the mean delay of every retry (d or μ) but not its spread.
+ */
+export function envoyBackOff(backoff: BackoffDescription): {
+  base_interval: string;
+  max_interval: string;
+} {
+  switch (backoff.kind) {
+    case 'exponential':
+      return {
+        base_interval: duration(backoff.baseMs),
+        max_interval: duration(backoff.maxMs ?? Math.max(backoff.baseMs * 10, backoff.baseMs)),
+      };
+    case 'constant':
+      return {
+        base_interval: duration(2 * backoff.delayMs || 1),
+        max_interval: duration(2 * backoff.delayMs || 1),
+      };
+    case 'random':
+      return {
+        base_interval: duration(2 * backoff.meanMs || 1),
+        max_interval: duration(2 * backoff.meanMs || 1),
+      };
+  }
+}
+
+/** The retry policy of one class at one hop. */
+export function envoyRetryPolicy(plan: MeshPlan, hop: ClassHop): Record<string, unknown> {
+  return {
+    retry_on: 'connect-failure,reset,refused-stream,retriable-status-codes',
+    retriable_status_codes: [...plan.retryStatuses],
+    num_retries: hop.retries,
+    ...(hop.perTryTimeoutMs !== undefined && { per_try_timeout: duration(hop.perTryTimeoutMs) }),
+    retry_back_off: envoyBackOff(hop.backoff),
+    rate_limited_retry_back_off: {
+      reset_headers: [{ name: 'retry-after', format: 'SECONDS' }],
+      max_interval: `${MAX_PUSHBACK_S}s`,
+    },
+  };
+}
+
+function outboundListener(plan: MeshPlan, service: ServicePlan, port: number) {
+  const virtualHosts = service.upstreams.map((upstream) => ({
+    name: upstream.service,
+    domains: [upstream.service, `${upstream.service}:*`],
+    routes: [
+      ...upstream.classes.map((hop) => ({
+        name: `${upstream.service}-${hop.className}`,
+        match: {
+          prefix: '/',
+          headers: [
+            { name: plan.header, string_match: { exact: hop.className, ignore_case: true } },
+          ],
+        },
+        route: { cluster: upstream.service, retry_policy: envoyRetryPolicy(plan, hop) },
+      })),
+      {
+        // No class, or one the network does not know: the default class, named for the next hop.
+        name: `${upstream.service}-unclassified`,
+        match: { prefix: '/' },
+        request_headers_to_add: [classHeader(plan, upstream.unclassified.className)],
+        route: {
+          cluster: upstream.service,
+          retry_policy: envoyRetryPolicy(plan, upstream.unclassified),
+        },
+      },
+    ],
+  }));
+  return httpListener(
+    `outbound_${service.name}`,
+    '127.0.0.1',
+    port,
+    `outbound_${service.name}`,
+    virtualHosts,
+  );
+}
+
+function inboundListener(plan: MeshPlan, service: ServicePlan, port: number) {
+  const toApp = { cluster: LOCAL_APP_CLUSTER };
+  const routes = service.edge
+    ? [
+        ...service.edgeRules
+          .filter((rule) => rule.valueEnv === undefined)
+          .map((rule, i) => ({
+            name: `edge-${i}-${rule.className}`,
+            match: edgeMatch(rule),
+            request_headers_to_remove: [plan.header],
+            request_headers_to_add: [classHeader(plan, rule.className)],
+            route: toApp,
+          })),
+        {
+          name: 'edge-default',
+          match: { prefix: '/' },
+          request_headers_to_remove: [plan.header],
+          request_headers_to_add: [classHeader(plan, service.edgeDefault)],
+          route: toApp,
+        },
+      ]
+    : [{ name: 'inbound', match: { prefix: '/' }, route: toApp }];
+  return httpListener(`inbound_${service.name}`, '0.0.0.0', port, `inbound_${service.name}`, [
+    { name: service.name, domains: ['*'], routes },
+  ]);
+}
+
+function edgeMatch(rule: EdgeRulePlan): Record<string, unknown> {
+  const headers: Record<string, unknown>[] = [];
+  if (rule.method !== undefined) {
+    headers.push({ name: ':method', string_match: { exact: rule.method.toUpperCase() } });
+  }
+  if (rule.header !== undefined) {
+    headers.push(
+      rule.value === undefined
+        ? { name: rule.header, present_match: true }
+        : { name: rule.header, string_match: { exact: rule.value } },
+    );
+  }
+  return { prefix: rule.path ?? '/', ...(headers.length > 0 && { headers }) };
+}
+
+function classHeader(plan: MeshPlan, className: string) {
+  return {
+    header: { key: plan.header, value: className },
+    append_action: 'OVERWRITE_IF_EXISTS_OR_ADD',
+  };
+}
+
+function httpListener(
+  name: string,
+  host: string,
+  port: number,
+  statPrefix: string,
+  virtualHosts: readonly Record<string, unknown>[],
+) {
+  return {
+    name,
+    address: socketAddress(host, port),
+    filter_chains: [
+      {
+        filters: [
+          {
+            name: 'envoy.filters.network.http_connection_manager',
+            typed_config: {
+              '@type': HCM_TYPE,
+              stat_prefix: statPrefix,
+              route_config: { name, virtual_hosts: virtualHosts },
+              http_filters: [
+                { name: 'envoy.filters.http.router', typed_config: { '@type': ROUTER_TYPE } },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+function localAppCluster(service: ServicePlan, port: number) {
+  return {
+    name: LOCAL_APP_CLUSTER,
+    connect_timeout: '1s',
+    type: 'STATIC',
+    load_assignment: endpoints(LOCAL_APP_CLUSTER, '127.0.0.1', port),
+    // Admission: c requests at the application, m − c waiting; the rest get 503 at once.
+    circuit_breakers: {
+      thresholds: [
+        {
+          priority: 'DEFAULT',
+          max_requests: service.concurrency,
+          max_pending_requests: Math.max(0, service.capacity - service.concurrency),
+          max_retries: 0,
+        },
+      ],
+    },
+  };
+}
+
+function upstreamCluster(name: string, port: number) {
+  return {
+    name,
+    connect_timeout: '1s',
+    type: 'STRICT_DNS',
+    load_assignment: endpoints(name, name, port),
+  };
+}
+
+function endpoints(clusterName: string, host: string, port: number) {
+  return {
+    cluster_name: clusterName,
+    endpoints: [{ lb_endpoints: [{ endpoint: { address: socketAddress(host, port) } }] }],
+  };
+}
+
+function socketAddress(address: string, port: number) {
+  return { socket_address: { address, port_value: port } };
+}
+
+function discoveryResponse(typeUrl: string, resources: readonly Record<string, unknown>[]) {
+  return {
+    version_info: 'difftry',
+    type_url: typeUrl,
+    resources: resources.map((resource) => ({ '@type': typeUrl, ...resource })),
+  };
+}
+
+/** Milliseconds as a proto JSON duration (`0.25s`). */
+function duration(ms: number): string {
+  return `${Number((ms / 1000).toFixed(9))}s`;
+}

@@ -1,0 +1,204 @@
+import { describe, expect, it } from 'vitest';
+import { builtinExample } from '../../../src/spec/examples.js';
+import { generateNetwork, type NetworkKind } from '../../../src/spec/generators/generateNetwork.js';
+import { envoyBackOff, envoySidecars, LOCAL_APP_CLUSTER } from '../../../src/spec/meshes/envoy.js';
+import { type MeshPlan, meshPlan } from '../../../src/spec/meshes/meshPlan.js';
+import { parseNetwork } from '../../../src/spec/parseNetwork.js';
+import type { NetworkSpec } from '../../../src/spec/schema.js';
+import { parseEnvoy } from './envoySchema.js';
+
+// The generated Envoy config, checked two ways: strictly against Envoy's own protos, and by what
+// Envoy would do with it — the route a request matches first, for every service and class.
+
+const example = (name: 'hotel' | 'hotel-calls'): NetworkSpec => {
+  const { text, fileName } = builtinExample(name);
+  return parseNetwork(text, fileName);
+};
+
+/** hotelReservation in both forms, and 20 generated networks of every kind and both forms. */
+const NETWORKS: readonly [string, NetworkSpec][] = [
+  ['hotel', example('hotel')],
+  ['hotel-calls', example('hotel-calls')],
+  ...Array.from({ length: 20 }, (_, i): [string, NetworkSpec] => {
+    const kind = (['mubench', 'dgg', 'cyclic'] as const)[i % 3] as NetworkKind;
+    const form = kind === 'cyclic' || i % 2 === 0 ? 'routes' : 'calls';
+    const services = kind === 'dgg' ? 5 : 6 + (i % 5);
+    return [
+      `${kind}-${form}-${i}`,
+      generateNetwork(kind, { services, classes: 2 + (i % 3), seed: 100 + i, form }),
+    ];
+  }),
+];
+
+interface Route {
+  readonly name: string;
+  readonly match: {
+    readonly prefix: string;
+    readonly headers?: readonly {
+      readonly name: string;
+      readonly string_match?: { readonly exact: string; readonly ignore_case?: boolean };
+      readonly present_match?: boolean;
+    }[];
+  };
+  readonly route: {
+    readonly cluster: string;
+    readonly retry_policy?: { readonly num_retries: number };
+  };
+  readonly request_headers_to_remove?: readonly string[];
+  readonly request_headers_to_add?: readonly { readonly header: { key: string; value: string } }[];
+}
+interface VirtualHost {
+  readonly name: string;
+  readonly domains: readonly string[];
+  readonly routes: readonly Route[];
+}
+
+/** The virtual hosts of a listener's route config. */
+function virtualHosts(listener: unknown): VirtualHost[] {
+  const chain = (listener as { filter_chains: { filters: { typed_config: unknown }[] }[] })
+    .filter_chains[0];
+  const config = chain?.filters[0]?.typed_config as {
+    route_config: { virtual_hosts: VirtualHost[] };
+  };
+  return config.route_config.virtual_hosts;
+}
+
+/** The route Envoy picks for a request to `path` with `headers`: the first whose match holds. */
+function firstMatch(host: VirtualHost, path: string, headers: Record<string, string>): Route {
+  const found = host.routes.find(
+    (route) =>
+      path.startsWith(route.match.prefix) &&
+      (route.match.headers ?? []).every((h) => {
+        const value = headers[h.name.toLowerCase()];
+        if (h.present_match) return value !== undefined;
+        if (h.string_match === undefined || value === undefined) return false;
+        return h.string_match.ignore_case
+          ? value.toLowerCase() === h.string_match.exact.toLowerCase()
+          : value === h.string_match.exact;
+      }),
+  );
+  if (found === undefined) throw new Error(`no route of ${host.name} matches ${path}`);
+  return found;
+}
+
+function listenersOf(bootstrap: Record<string, unknown>): { name: string }[] {
+  return (bootstrap.static_resources as { listeners: { name: string }[] }).listeners;
+}
+
+describe('difftry mesh envoy: the generated Envoy config', () => {
+  it('parses strictly against Envoy’s own protos, bootstrap and xDS, for 22 networks', () => {
+    let documents = 0;
+    for (const [, network] of NETWORKS) {
+      for (const sidecar of envoySidecars(meshPlan(network))) {
+        parseEnvoy('envoy.config.bootstrap.v3.Bootstrap', sidecar.bootstrap);
+        parseEnvoy('envoy.service.discovery.v3.DiscoveryResponse', sidecar.xds.listeners);
+        parseEnvoy('envoy.service.discovery.v3.DiscoveryResponse', sidecar.xds.clusters);
+        documents += 3;
+      }
+    }
+    expect(documents).toBeGreaterThan(300);
+  });
+
+  it.each(NETWORKS)(
+    '%s: the first route for each class carries its retries at that hop; none or an unknown class gets the default’s',
+    (_, network) => {
+      const plan: MeshPlan = meshPlan(network);
+      const sidecars = envoySidecars(plan);
+      plan.services.forEach((service, i) => {
+        const sidecar = sidecars[i];
+        expect(sidecar?.service).toBe(service.name);
+        const outbound = listenersOf(sidecar?.bootstrap ?? {}).find((l) =>
+          l.name.startsWith('outbound_'),
+        );
+        if (service.upstreams.length === 0) {
+          expect(outbound).toBeUndefined();
+          return;
+        }
+        const hosts = virtualHosts(outbound);
+        for (const upstream of service.upstreams) {
+          const host = hosts.find((h) => h.domains.includes(upstream.service)) as VirtualHost;
+          // Every route retries explicitly: nothing falls to Envoy's implicit default.
+          for (const route of host.routes) expect(route.route.retry_policy).toBeDefined();
+          for (const hop of upstream.classes) {
+            for (const spelling of [hop.className, hop.className.toUpperCase()]) {
+              const route = firstMatch(host, '/any/path', { [plan.header]: spelling });
+              expect(route.route.cluster).toBe(upstream.service);
+              expect(route.route.retry_policy?.num_retries).toBe(hop.retries);
+            }
+          }
+          for (const headers of [{}, { [plan.header]: 'platinum' }]) {
+            const route = firstMatch(host, '/', headers);
+            expect(route.route.retry_policy?.num_retries).toBe(upstream.unclassified.retries);
+            expect(route.request_headers_to_add?.[0]?.header).toEqual({
+              key: plan.header,
+              value: plan.defaultClass,
+            });
+          }
+        }
+      });
+    },
+  );
+
+  it('strips a client’s class header at the edge and sets it by the edge rules', () => {
+    const network = parseNetwork(
+      [
+        'classes: [{ name: gold, retries: 4 }, { name: bronze, retries: 1 }]',
+        'services:',
+        '  - { name: web, capacity: 10, queue: 8, arrivals: { gold: 1, bronze: 5 }, calls: [{ to: db }] }',
+        '  - { name: db, capacity: 10, queue: 4 }',
+      ].join('\n'),
+      'edge.yaml',
+    );
+    const plan = meshPlan(network, {
+      edgeRules: [
+        { path: '/premium', class: 'gold' },
+        { header: 'x-api-key', value: 'k1', class: 'gold' },
+      ],
+    });
+    const [web, db] = envoySidecars(plan);
+    const inbound = (bootstrap: Record<string, unknown> | undefined) =>
+      virtualHosts(
+        listenersOf(bootstrap ?? {}).find((l) => l.name.startsWith('inbound_')),
+      )[0] as VirtualHost;
+    const edge = inbound(web?.bootstrap);
+    const classOf = (path: string, headers: Record<string, string>) => {
+      const route = firstMatch(edge, path, headers);
+      expect(route.request_headers_to_remove).toEqual(['x-priority']);
+      expect(route.route.cluster).toBe(LOCAL_APP_CLUSTER);
+      return route.request_headers_to_add?.[0]?.header.value;
+    };
+    expect(classOf('/premium/x', { 'x-priority': 'bronze' })).toBe('gold');
+    expect(classOf('/', { 'x-api-key': 'k1' })).toBe('gold');
+    expect(classOf('/', { 'x-api-key': 'k2', 'x-priority': 'gold' })).toBe('bronze');
+    // Inside the mesh the caller's class is believed: no stripping, no rewriting.
+    const internal = inbound(db?.bootstrap);
+    expect(internal.routes).toHaveLength(1);
+    expect(internal.routes[0]?.request_headers_to_remove).toBeUndefined();
+    // Admission: c at the application, m − c waiting.
+    const localApp = (
+      web?.bootstrap.static_resources as {
+        clusters: { name: string; circuit_breakers?: { thresholds: Record<string, number>[] } }[];
+      }
+    ).clusters.find((c) => c.name === LOCAL_APP_CLUSTER);
+    expect(localApp?.circuit_breakers?.thresholds[0]).toMatchObject({
+      max_requests: 1,
+      max_pending_requests: 7,
+    });
+  });
+
+  it('keeps the mean delay of each backoff law Envoy cannot draw exactly', () => {
+    expect(envoyBackOff({ kind: 'exponential', baseMs: 25, maxMs: 1000, jitter: 'full' })).toEqual({
+      base_interval: '0.025s',
+      max_interval: '1s',
+    });
+    // Envoy draws uniformly in [0, base] for the first retry: a mean of base / 2.
+    expect(envoyBackOff({ kind: 'random', meanMs: 100 })).toEqual({
+      base_interval: '0.2s',
+      max_interval: '0.2s',
+    });
+    expect(envoyBackOff({ kind: 'constant', delayMs: 50 })).toEqual({
+      base_interval: '0.1s',
+      max_interval: '0.1s',
+    });
+  });
+});
