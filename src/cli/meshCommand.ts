@@ -5,6 +5,8 @@ import { checkSidecarConfig } from '../spec/parseSidecarConfig.js';
 import type { SidecarConfigInput } from '../spec/sidecarSchema.js';
 import { sidecarsFromNetwork } from '../spec/sidecarsFromNetwork.js';
 import { integerIn, loadNetwork, type NetworkSource } from './input.js';
+import { registerMeshEnvoyCommand } from './meshEnvoyCommand.js';
+import { fileStem } from './meshFiles.js';
 import { checkOutputDirectory, makeOutputDirectory, writeOutputFiles } from './outputPath.js';
 import { UsageError } from './UsageError.js';
 
@@ -86,12 +88,6 @@ export async function meshSidecarsCommand(options: MeshSidecarsOptions): Promise
   return files.map(({ path, config }) => `wrote ${path} (sidecar of ${config.service})`).join('\n');
 }
 
-/** A service name as a file name: characters outside `[A-Za-z0-9._-]` become `_`. */
-function fileStem(service: string): string {
-  const stem = service.replace(/[^A-Za-z0-9._-]/g, '_');
-  return stem === '.' || stem === '..' ? `_${stem}` : stem;
-}
-
 /**
  * Registers `difftry mesh sidecars FILE` on `program`, under the `mesh` command (made if absent,
  * so other `mesh` subcommands can live beside it).
@@ -143,5 +139,6 @@ export function registerMeshCommand(program: Command): Command {
       const text = await meshSidecarsCommand({ ...opts, ...(file !== undefined && { file }) });
       process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     });
+  registerMeshEnvoyCommand(mesh);
   return mesh;
 }
