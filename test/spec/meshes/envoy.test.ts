@@ -175,11 +175,12 @@ describe('difftry mesh envoy: the generated Envoy config', () => {
     expect(internal.routes).toHaveLength(1);
     expect(internal.routes[0]?.request_headers_to_remove).toBeUndefined();
     // Admission: c at the application, m − c waiting.
-    const localApp = (
-      web?.bootstrap.static_resources as {
-        clusters: { name: string; circuit_breakers?: { thresholds: Record<string, number>[] } }[];
-      }
-    ).clusters.find((c) => c.name === LOCAL_APP_CLUSTER);
+    const statics = web?.bootstrap.static_resources as
+      | {
+          clusters: { name: string; circuit_breakers?: { thresholds: Record<string, number>[] } }[];
+        }
+      | undefined;
+    const localApp = statics?.clusters.find((c) => c.name === LOCAL_APP_CLUSTER);
     expect(localApp?.circuit_breakers?.thresholds[0]).toMatchObject({
       max_requests: 1,
       max_pending_requests: 7,
