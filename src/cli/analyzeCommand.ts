@@ -351,7 +351,7 @@ export function registerAnalyzeCommand(program: Command, emit: Emit): void {
     .option('--model <model>', 'φ at every service: fluid, mm1m or mixed', parseModel)
     .option(
       '--retries <limits>',
-      'retry limits per class at every hop, e.g. high=5,low=1',
+      "retry limits per class at every hop, e.g. high=5,low=1 ('*=2' for every class; istio-default: Istio's default, 2 for all)",
       parseRetries,
     )
     .addOption(

@@ -26,10 +26,14 @@ export async function loadNetwork(source: NetworkSource): Promise<NetworkSpec> {
 }
 
 /**
- * Parses `--retries high=5,low=1` into a map from class name to retry limit.
+ * Parses `--retries high=5,low=1` into a map from class name to retry limit; `*` names every
+ * class not named otherwise (`*=2,high=5`), and a preset name ({@link RETRY_PRESETS}) stands
+ * for its limits.
  * @throws UsageError on anything but comma-separated `NAME=INTEGER` pairs with 0 ≤ k ≤ 100.
  */
 export function parseRetries(text: string): Record<string, number> {
+  const preset = RETRY_PRESETS[text.trim()];
+  if (preset !== undefined) return { ...preset };
   const retries: Record<string, number> = {};
   for (const part of text.split(',')) {
     const match = /^\s*([^=\s]+)\s*=\s*(\d+)\s*$/.exec(part);
@@ -49,6 +53,15 @@ export function parseRetries(text: string): Record<string, number> {
   }
   return retries;
 }
+
+/**
+ * Named `--retries` values: what a mesh does at every hop when a route names no retry policy.
+ * Istio retries every request twice (connect-failure, refused-stream, unavailable, cancelled,
+ * 503) whatever its class — the uniform retries DiffTry replaces (docs/mesh-istio.md).
+ */
+export const RETRY_PRESETS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  'istio-default': { '*': 2 },
+};
 
 /** Checks `--model`. */
 export function parseModel(text: string): ModelName {

@@ -272,7 +272,7 @@ export function registerTestbedRunCommand(program: Command, emit: Emit): void {
     )
     .option(
       '--retries <limits>',
-      'retry limits per class at every hop, e.g. high=5,low=1',
+      "retry limits per class at every hop, e.g. high=5,low=1 ('*=2' for every class; istio-default: Istio's default, 2 for all)",
       parseRetries,
     )
     .option(

@@ -40,13 +40,27 @@ export function classBackoff(network: NetworkSpec, classIndex: number): BackoffD
  * const model = toNetworkModel(parseNetwork(text, 'net.yaml'), { retries: { low: 5 } });
  * ```
  */
+/**
+ * The key of `retries` overrides that stands for every class not named (`--retries '*=2'`): a
+ * uniform limit at every hop, over the services' own, as a mesh's default retry policy applies.
+ */
+export const EVERY_CLASS = '*';
+
+/** The retry limit `retries` overrides give class `name`: its own, else every class's, if any. */
+export function retriesOverride(
+  retries: Readonly<Record<string, number>> | undefined,
+  name: string,
+): number | undefined {
+  return retries?.[name] ?? retries?.[EVERY_CLASS];
+}
+
 export function toNetworkModel(
   network: NetworkSpec,
   overrides: NetworkOverrides = {},
 ): NetworkModel {
   const classNames = network.classes.map((c) => c.name);
   for (const name of Object.keys(overrides.retries ?? {})) {
-    if (!classNames.includes(name)) {
+    if (name !== EVERY_CLASS && !classNames.includes(name)) {
       throw new RangeError(
         `--retries names class "${name}", expected one of the file's classes (${classNames.join(', ')})`,
       );
@@ -61,17 +75,16 @@ export function toNetworkModel(
     classIndex: classIndexOf(call.class),
     parallel: call.mode === 'parallel',
   });
+  const override = (name: string) => retriesOverride(overrides.retries, name);
   const classLimit = (p: number) => {
     const name = classNames[p] as string;
-    return overrides.retries?.[name] ?? network.classes[p]?.retries ?? 0;
+    return override(name) ?? network.classes[p]?.retries ?? 0;
   };
   return {
     classes: network.classes.map((c, p) => ({ name: c.name, retryLimit: classLimit(p) })),
     services: network.services.map((service) => {
       const retryLimits = classNames.map((name, p) =>
-        overrides.retries?.[name] !== undefined
-          ? classLimit(p)
-          : (service.retries?.[name] ?? classLimit(p)),
+        override(name) !== undefined ? classLimit(p) : (service.retries?.[name] ?? classLimit(p)),
       );
       const timeouts = network.classes.map((c) => {
         const ms = overrides.timeoutMs ?? service.timeouts?.[c.name] ?? c.timeoutMs;

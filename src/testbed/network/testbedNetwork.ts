@@ -1,5 +1,6 @@
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 import type { NetworkSpec } from '../../spec/schema.js';
+import { EVERY_CLASS, retriesOverride } from '../../spec/toNetworkModel.js';
 
 /** How {@link testbedNetwork} adapts a network file to the testbed. */
 export interface TestbedNetworkOptions {
@@ -41,7 +42,7 @@ export function testbedNetwork(
   const classNames = new Set(network.classes.map((c) => c.name));
   const serviceNames = new Set(network.services.map((s) => s.name));
   for (const name of Object.keys(options.retries ?? {})) {
-    if (!classNames.has(name)) {
+    if (name !== EVERY_CLASS && !classNames.has(name)) {
       throw new RangeError(
         `retries names class "${name}", expected one of the file's classes (${[...classNames].join(', ')})`,
       );
@@ -61,13 +62,15 @@ export function testbedNetwork(
     ...network,
     classes: network.classes.map((c) => ({
       ...c,
-      retries: retries[c.name] ?? c.retries,
+      retries: retriesOverride(retries, c.name) ?? c.retries,
       ...(options.backoff !== undefined && { backoff: options.backoff }),
     })),
     services: network.services.map((service) => {
       const overridden = service.retries
         ? Object.fromEntries(
-            Object.entries(service.retries).filter(([name]) => retries[name] === undefined),
+            Object.entries(service.retries).filter(
+              ([name]) => retriesOverride(retries, name) === undefined,
+            ),
           )
         : undefined;
       const arrivals =
