@@ -9,7 +9,6 @@ import type { AttemptOutcome } from '../../policy/retry/AttemptOutcome.js';
 import { type CallSettings, CallTracker, NO_TIMEOUT } from '../../policy/retry/CallTracker.js';
 import type { RetryPolicy } from '../../policy/retry/RetryPolicy.js';
 import { MICROSECONDS_PER_SECOND } from '../../stats/latencyHistogram.js';
-import { grown } from '../engine/grown.js';
 import { IntFifo } from '../engine/IntFifo.js';
 import { Simulation } from '../engine/Simulation.js';
 import { type CallPrograms, callPrograms } from './callsProgram.js';
@@ -19,6 +18,7 @@ import { NetworkCounters } from './NetworkCounters.js';
 import type { NetworkSimulationResult } from './NetworkSimulationResult.js';
 import { networkResult } from './networkResult.js';
 import type { RateMultiplier } from './RateMultiplier.js';
+import { ID_SPAN, RequestSlots } from './RequestSlots.js';
 import { routeTable } from './routeTable.js';
 import type { SimulateNetworkOptions } from './SimulateNetworkOptions.js';
 import { type ScheduledRates, scheduledRates } from './scheduledRates.js';
@@ -33,8 +33,6 @@ const REJECTED: AttemptOutcome = Object.freeze({ kind: 'status', status: 503 });
 const TIMED_OUT: AttemptOutcome = Object.freeze({ kind: 'timeout' });
 /** An attempt served (and, in call-graph mode, whose calls all succeeded). */
 const SERVED: AttemptOutcome = Object.freeze({ kind: 'success' });
-/** Timer payloads carry a request id below this bound and the attempt's serial above it. */
-const ID_SPAN = 2 ** 22;
 
 /**
  * Simulates a network (docs/design.md, "A network"; docs/model.md, "A network, call-graph form") in
@@ -88,7 +86,7 @@ export function simulateNetwork(
  * The state of one run: requests in a struct of typed arrays indexed by an id that a free list
  * recycles; per service×class counters in flat arrays indexed `service * classCount + class`.
  */
-class NetworkRun {
+class NetworkRun extends RequestSlots {
   readonly simulation: Simulation;
   private readonly network: NetworkModel;
   private readonly random: RandomSource;
@@ -150,41 +148,11 @@ class NetworkRun {
   /** The flattened call programs in call-graph mode; undefined in routing mode. */
   private readonly programs: CallPrograms | undefined;
 
-  // Per request.
-  private requestClass = new Int32Array(256);
-  private requestService = new Int32Array(256);
-  /**
-   * Per request slot: the call at its current hop, driven by the same engine as `retry()` (class
-   * limits, backoff, budget, per-try timeouts, events). Made on a slot's first use, then reused.
-   */
-  private trackers: CallTracker[] = [];
-  private measured = new Uint8Array(256);
-  /** Virtual time of the external arrival (roots only), seconds. */
-  private arrivalTime = new Float64Array(256);
-  private freeIds = new Int32Array(256);
-  // Per request, call-graph mode: the caller's request (−1 for the external client) and the
-  // frame of the current attempt (sequence, step, calls left or pending, a failed call seen,
-  // whether the branch has been drawn).
-  private parent = new Int32Array(256);
-  private sequence = new Int32Array(256);
-  private step = new Int32Array(256);
-  private callsLeft = new Int32Array(256);
-  private callFailed = new Uint8Array(256);
-  private inBranch = new Uint8Array(256);
-  /** Per request: 1 once it has left its entry hop (its attempts are internal calls). */
-  private internal = new Uint8Array(256);
-  // Per-try timeouts: the serial of the slot's current attempt (never reset, so a stale timer
-  // cannot match a reused slot), and whether the slot is an abandoned attempt still in a queue or
-  // waiting for its calls.
-  private serial = new Int32Array(256);
-  private orphan = new Uint8Array(256);
-  private freeCount = 0;
-  private idsInUse = 0;
-
   private windowEnded = false;
   private measuredOutstanding = 0;
 
   constructor(network: NetworkModel, options: Readonly<SimulateNetworkOptions>) {
+    super();
     checkNetworkModel(network);
     this.network = network;
     const services = network.services;
@@ -594,10 +562,6 @@ class NetworkRun {
     this.release(id);
   }
 
-  private release(id: number): void {
-    this.freeIds[this.freeCount++] = id;
-  }
-
   private closeWindow(): void {
     this.windowEnded = true;
     this.stopIfDrained();
@@ -605,33 +569,6 @@ class NetworkRun {
 
   private stopIfDrained(): void {
     if (this.windowEnded && this.measuredOutstanding === 0) this.simulation.stop();
-  }
-
-  private allocate(): number {
-    if (this.freeCount > 0) return this.freeIds[--this.freeCount];
-    if (this.idsInUse === this.measured.length) this.growRequests();
-    if (this.idsInUse === ID_SPAN) {
-      throw new RangeError(`more than ${ID_SPAN} requests in flight at once; the network diverges`);
-    }
-    return this.idsInUse++;
-  }
-
-  private growRequests(): void {
-    const size = this.measured.length * 2;
-    this.requestClass = grown(this.requestClass, size);
-    this.requestService = grown(this.requestService, size);
-    this.arrivalTime = grown(this.arrivalTime, size);
-    this.measured = grown(this.measured, size);
-    this.freeIds = grown(this.freeIds, size);
-    this.parent = grown(this.parent, size);
-    this.sequence = grown(this.sequence, size);
-    this.step = grown(this.step, size);
-    this.callsLeft = grown(this.callsLeft, size);
-    this.callFailed = grown(this.callFailed, size);
-    this.inBranch = grown(this.inBranch, size);
-    this.internal = grown(this.internal, size);
-    this.serial = grown(this.serial, size);
-    this.orphan = grown(this.orphan, size);
   }
 
   /** The run's result (see {@link networkResult}); it may be read more than once. */
