@@ -1,6 +1,7 @@
 /** The scripted HTTP server of the HTTP executors: each key's attempts play its steps in turn. */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Agent } from 'undici';
 import { type Step, stepOf } from './scripts.js';
 
 /** The header that names a run's script; the path carries it too (`/s/KEY`). */
@@ -87,6 +88,32 @@ export function scriptServerSlot(name: string): {
     current() {
       if (server === undefined) throw new Error(`${name}: setup() first`);
       return server;
+    },
+  };
+}
+
+/** {@link scriptServerSlot} with an undici `Agent` beside the server, for the dispatching harnesses. */
+export function scriptServerWithAgent(name: string): {
+  setup(): Promise<void>;
+  teardown(): Promise<void>;
+  current(): { readonly server: ScriptServer; readonly agent: Agent };
+} {
+  const slot = scriptServerSlot(name);
+  let agent: Agent | undefined;
+  return {
+    async setup() {
+      await slot.setup();
+      agent = new Agent();
+    },
+    async teardown() {
+      await agent?.destroy();
+      agent = undefined;
+      await slot.teardown();
+    },
+    current() {
+      const server = slot.current();
+      if (agent === undefined) throw new Error(`${name}: setup() first`);
+      return { server, agent };
     },
   };
 }

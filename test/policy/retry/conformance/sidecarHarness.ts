@@ -3,12 +3,12 @@
  * scenario's policy, against the scripted server; events from the `difftry:*` channels.
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import { type SidecarHandle, startSidecar } from '../../../../src/mesh/index.js';
 import type { RetryEvent, RetryEventKind } from '../../../../src/policy/retry/RetryEvent.js';
 import type { SidecarConfigInput } from '../../../../src/spec/sidecarSchema.js';
 import { aborter, checkAbort, collect, type Harness, runKey, settled } from './harness.js';
-import { KEY_HEADER, type ScriptServer, startScriptServer } from './httpServer.js';
+import { KEY_HEADER, scriptServerWithAgent } from './httpServer.js';
 import type { NormalizedEvent, Scenario } from './scripts.js';
 
 const CHANNELS: Readonly<Record<RetryEventKind, string>> = {
@@ -18,20 +18,8 @@ const CHANNELS: Readonly<Record<RetryEventKind, string>> = {
   failure: 'difftry:failure',
 };
 
-let server: ScriptServer | undefined;
-let agent: Agent | undefined;
-
-export async function setup(): Promise<void> {
-  server = await startScriptServer();
-  agent = new Agent();
-}
-
-export async function teardown(): Promise<void> {
-  await agent?.destroy();
-  await server?.close();
-  agent = undefined;
-  server = undefined;
-}
+const slot = scriptServerWithAgent('sidecarHarness');
+export const { setup, teardown } = slot;
 
 /**
  * The sidecar config of a scenario: its classes (limits, per-try timeouts), backoff and deadline.
@@ -67,7 +55,7 @@ function configOf(scenario: Scenario, upstreamUrl: string): SidecarConfigInput {
 }
 
 export async function run(scenario: Scenario): Promise<NormalizedEvent[]> {
-  if (server === undefined || agent === undefined) throw new Error('sidecarHarness: setup() first');
+  const { server, agent } = slot.current();
   const key = runKey('sidecar', scenario);
   server.script(key, scenario.steps);
   const sidecar: SidecarHandle = await startSidecar(configOf(scenario, server.origin));

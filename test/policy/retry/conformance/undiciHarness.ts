@@ -1,5 +1,5 @@
 /** `difftryInterceptor` composed on an undici `Agent`, against the scripted server. */
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import { difftryInterceptor } from '../../../../src/runtime/undici.js';
 import {
   aborter,
@@ -11,26 +11,14 @@ import {
   runKey,
   settled,
 } from './harness.js';
-import { KEY_HEADER, type ScriptServer, startScriptServer } from './httpServer.js';
+import { KEY_HEADER, scriptServerWithAgent } from './httpServer.js';
 import type { NormalizedEvent, Scenario } from './scripts.js';
 
-let server: ScriptServer | undefined;
-let agent: Agent | undefined;
-
-export async function setup(): Promise<void> {
-  server = await startScriptServer();
-  agent = new Agent();
-}
-
-export async function teardown(): Promise<void> {
-  await agent?.destroy();
-  await server?.close();
-  agent = undefined;
-  server = undefined;
-}
+const slot = scriptServerWithAgent('undiciHarness');
+export const { setup, teardown } = slot;
 
 export async function run(scenario: Scenario): Promise<NormalizedEvent[]> {
-  if (server === undefined || agent === undefined) throw new Error('undiciHarness: setup() first');
+  const { server, agent } = slot.current();
   const key = runKey('undici', scenario);
   server.script(key, scenario.steps);
   const budget = budgetOf(scenario);
