@@ -4,9 +4,7 @@ import { stringify } from 'yaml';
 import { envoySidecars } from '../spec/meshes/envoy.js';
 import { meshPlan } from '../spec/meshes/meshPlan.js';
 import { loadNetwork, type NetworkSource } from './input.js';
-import { fileStem, generatedBy } from './meshFiles.js';
-import { checkOutputDirectory, makeOutputDirectory, writeOutputFiles } from './outputPath.js';
-import { UsageError } from './UsageError.js';
+import { fileStem, generatedBy, writeGeneratedFiles } from './meshFiles.js';
 
 /** Options of `difftry mesh envoy`. */
 export interface MeshEnvoyOptions extends NetworkSource {
@@ -57,31 +55,16 @@ export async function meshEnvoyCommand(options: MeshEnvoyOptions): Promise<strin
       path: join(out, `${fileStem(s.service)}.envoy.yaml`),
       text: yaml(s.service, s.bootstrap),
       service: s.service,
+      what: `Envoy of ${s.service}`,
     },
     {
       path: join(out, `${fileStem(s.service)}.xds.json`),
       text: `${JSON.stringify(s.xds, null, 2)}\n`,
       service: s.service,
+      what: `Envoy of ${s.service}`,
     },
   ]);
-  const seen = new Map<string, string>();
-  for (const file of files) {
-    const other = seen.get(file.path);
-    if (other !== undefined && other !== file.service) {
-      throw new UsageError(
-        `services "${other}" and "${file.service}" would both be written to ${file.path}`,
-      );
-    }
-    seen.set(file.path, file.service);
-  }
-  await checkOutputDirectory(out, '--out');
-  await makeOutputDirectory(out, '--out');
-  await writeOutputFiles(
-    files.map(({ path, text }) => ({ path, text })),
-    '--out',
-  );
-  if (options.json) return JSON.stringify({ files: files.map((f) => f.path) }, null, 2);
-  return files.map((f) => `wrote ${f.path} (Envoy of ${f.service})`).join('\n');
+  return writeGeneratedFiles(files, out, options.json);
 }
 
 /** Registers `difftry mesh envoy FILE` under the `mesh` command. */

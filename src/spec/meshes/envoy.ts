@@ -1,4 +1,5 @@
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
+import { protoDuration } from './durations.js';
 import type { ClassHop, EdgeRulePlan, MeshPlan, ServicePlan } from './meshPlan.js';
 
 /** Where each service's sidecar Envoy listens and what it reaches (one pod per service). */
@@ -111,18 +112,18 @@ export function envoyBackOff(backoff: BackoffDescription): {
   switch (backoff.kind) {
     case 'exponential':
       return {
-        base_interval: duration(backoff.baseMs),
-        max_interval: duration(backoff.maxMs ?? Math.max(backoff.baseMs * 10, backoff.baseMs)),
+        base_interval: protoDuration(backoff.baseMs),
+        max_interval: protoDuration(backoff.maxMs ?? Math.max(backoff.baseMs * 10, backoff.baseMs)),
       };
     case 'constant':
       return {
-        base_interval: duration(2 * backoff.delayMs || 1),
-        max_interval: duration(2 * backoff.delayMs || 1),
+        base_interval: protoDuration(2 * backoff.delayMs || 1),
+        max_interval: protoDuration(2 * backoff.delayMs || 1),
       };
     case 'random':
       return {
-        base_interval: duration(2 * backoff.meanMs || 1),
-        max_interval: duration(2 * backoff.meanMs || 1),
+        base_interval: protoDuration(2 * backoff.meanMs || 1),
+        max_interval: protoDuration(2 * backoff.meanMs || 1),
       };
   }
 }
@@ -133,7 +134,9 @@ export function envoyRetryPolicy(plan: MeshPlan, hop: ClassHop): Record<string, 
     retry_on: 'connect-failure,reset,refused-stream,retriable-status-codes',
     retriable_status_codes: [...plan.retryStatuses],
     num_retries: hop.retries,
-    ...(hop.perTryTimeoutMs !== undefined && { per_try_timeout: duration(hop.perTryTimeoutMs) }),
+    ...(hop.perTryTimeoutMs !== undefined && {
+      per_try_timeout: protoDuration(hop.perTryTimeoutMs),
+    }),
     retry_back_off: envoyBackOff(hop.backoff),
     rate_limited_retry_back_off: {
       reset_headers: [{ name: 'retry-after', format: 'SECONDS' }],
@@ -303,9 +306,4 @@ function discoveryResponse(typeUrl: string, resources: readonly Record<string, u
     type_url: typeUrl,
     resources: resources.map((resource) => ({ '@type': typeUrl, ...resource })),
   };
-}
-
-/** Milliseconds as a proto JSON duration (`0.25s`). */
-function duration(ms: number): string {
-  return `${Number((ms / 1000).toFixed(9))}s`;
 }

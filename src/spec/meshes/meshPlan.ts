@@ -53,6 +53,12 @@ export interface ServicePlan {
   readonly edgeRules: readonly EdgeRulePlan[];
   /** The class of an external request that no rule matches. */
   readonly edgeDefault: string;
+  /**
+   * The policy of a call into this service, per class, highest first: the same for every caller
+   * (the limit is the service's own, k_i), and what a caller outside the network (an ingress
+   * gateway) uses.
+   */
+  readonly calls: readonly ClassHop[];
   readonly upstreams: readonly UpstreamPlan[];
 }
 
@@ -100,11 +106,34 @@ export function meshPlan(network: NetworkSpec, options: SidecarsFromNetworkOptio
     defaultClass,
     retryStatuses: [...(first.retryOn?.statuses ?? DEFAULT_RETRY_STATUSES)],
     retryConditions: ['connect-failure', 'reset', 'refused-stream'],
-    services: configs.map((config) => servicePlan(config, defaultClass)),
+    services: configs.map((config) => servicePlan(network, config, defaultClass)),
   };
 }
 
-function servicePlan(config: SidecarConfig, defaultClass: string): ServicePlan {
+/** The hops of a call into `service` (the rule of {@link ServicePlan.calls}). */
+function hopsInto(
+  network: NetworkSpec,
+  config: SidecarConfig,
+  service: string,
+  timeoutMs: number | undefined,
+): ClassHop[] {
+  const overrides = network.services.find((s) => s.name === service)?.retries;
+  return config.classes.map(
+    (spec): ClassHop => ({
+      className: spec.name,
+      retries: overrides?.[spec.name] ?? spec.retries,
+      // The sidecar's rule: the upstream's fixed timeout, else the class's.
+      perTryTimeoutMs: timeoutMs ?? spec.timeoutMs,
+      backoff: spec.backoff ?? config.backoff ?? DEFAULT_BACKOFF,
+    }),
+  );
+}
+
+function servicePlan(
+  network: NetworkSpec,
+  config: SidecarConfig,
+  defaultClass: string,
+): ServicePlan {
   const inbound = config.inbound;
   // sidecarsFromNetwork gives every service an inbound listener.
   if (inbound === undefined) throw new Error(`meshPlan: ${config.service} has no inbound`);
@@ -123,16 +152,9 @@ function servicePlan(config: SidecarConfig, defaultClass: string): ServicePlan {
       ...(rule.valueEnv !== undefined && { valueEnv: rule.valueEnv }),
     })),
     edgeDefault: edge?.default ?? defaultClass,
+    calls: hopsInto(network, config, config.service, undefined),
     upstreams: (config.outbound?.upstreams ?? []).map((upstream) => {
-      const hops = config.classes.map(
-        (spec): ClassHop => ({
-          className: spec.name,
-          retries: upstream.retries?.[spec.name] ?? spec.retries,
-          // The sidecar's rule: the upstream's fixed timeout, else the class's.
-          perTryTimeoutMs: upstream.timeoutMs ?? spec.timeoutMs,
-          backoff: spec.backoff ?? config.backoff ?? DEFAULT_BACKOFF,
-        }),
-      );
+      const hops = hopsInto(network, config, upstream.name, upstream.timeoutMs);
       return {
         service: upstream.name,
         classes: hops,

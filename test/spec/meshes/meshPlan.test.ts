@@ -94,5 +94,11 @@ describe('meshPlan', () => {
     expect([a?.capacity, b?.capacity]).toEqual([7, 5]);
     expect(b?.edge).toBe(false);
     expect(b?.upstreams).toEqual([]);
+    // A call into b is the same from any caller; a has no override, so it keeps the classes'.
+    expect(b?.calls).toEqual(a?.upstreams[0]?.classes);
+    expect(a?.calls.map((hop) => [hop.className, hop.retries])).toEqual([
+      ['gold', 3],
+      ['bronze', 2],
+    ]);
   });
 });

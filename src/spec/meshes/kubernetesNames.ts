@@ -1,0 +1,41 @@
+import type { MeshPlan } from './meshPlan.js';
+
+/** The longest Kubernetes Service name (an RFC 1035 label). */
+const MAX_NAME = 63;
+
+/**
+ * A service's name as a Kubernetes object name and DNS label (RFC 1035: lower-case letters,
+ * digits and `-`, starting with a letter, at most 63 characters): lower-cased, every other
+ * character becomes `-`, runs of `-` collapse, a leading digit gets `s-`. `frontend` stays
+ * `frontend`; `Search_API` becomes `search-api`.
+ */
+export function kubernetesName(service: string): string {
+  let name = service
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/-+/g, '-')
+    .replace(/^-|-$/g, '');
+  if (!/^[a-z]/.test(name)) name = `s-${name}`;
+  return name.slice(0, MAX_NAME).replace(/-$/, '');
+}
+
+/**
+ * The Kubernetes name of every service of a plan, by service name.
+ * @throws RangeError when two services would get the same name (rename one in the network file).
+ */
+export function kubernetesNames(plan: MeshPlan): ReadonlyMap<string, string> {
+  const names = new Map<string, string>();
+  const owner = new Map<string, string>();
+  for (const service of plan.services) {
+    const name = kubernetesName(service.name);
+    const other = owner.get(name);
+    if (other !== undefined) {
+      throw new RangeError(
+        `services "${other}" and "${service.name}" would both be the Kubernetes name "${name}"; rename one`,
+      );
+    }
+    owner.set(name, service.name);
+    names.set(service.name, name);
+  }
+  return names;
+}
