@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
-import { envoySidecars } from '../spec/meshes/envoy.js';
+import { type EnvoyClassBudget, envoySidecars } from '../spec/meshes/envoy.js';
 import { meshPlan } from '../spec/meshes/meshPlan.js';
-import { loadNetwork, type NetworkSource } from './input.js';
+import { integerIn, loadNetwork, type NetworkSource } from './input.js';
 import { fileStem, generatedBy, writeGeneratedFiles } from './meshFiles.js';
+import { UsageError } from './UsageError.js';
 
 /** Options of `difftry mesh envoy`. */
 export interface MeshEnvoyOptions extends NetworkSource {
@@ -12,6 +13,52 @@ export interface MeshEnvoyOptions extends NetworkSource {
   readonly out?: string;
   /** One JSON document instead of YAML. */
   readonly json?: boolean;
+  /** `--retry-budget high=20,low=5`: per-class clusters, each with its class's retry budget. */
+  readonly retryBudget?: string;
+  /** `--retry-budget-min N`: retries always allowed per class cluster (Envoy's default 3). */
+  readonly retryBudgetMin?: number;
+}
+
+/**
+ * Parses `--retry-budget high=20,low=5` (percent of the class's active requests that may be
+ * retrying at once; `*` names every class not named otherwise) into per-class budgets.
+ * @throws UsageError on anything but `NAME=PERCENT` pairs with a percentage in [0, 100].
+ */
+export function parseClassBudgets(
+  text: string,
+  classes: readonly string[],
+  minRetryConcurrency: number | undefined,
+): Record<string, EnvoyClassBudget> {
+  const percents = new Map<string, number>();
+  for (const part of text.split(',')) {
+    const match = /^\s*([^=\s]+)\s*=\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(part);
+    const percent = match ? Number(match[2]) : Number.NaN;
+    if (!match || !(percent <= 100)) {
+      throw new UsageError(
+        `--retry-budget: expected CLASS=PERCENT pairs separated by commas (0 to 100), got "${part}"`,
+      );
+    }
+    const name = match[1] as string;
+    if (percents.has(name)) {
+      throw new UsageError(`--retry-budget: class "${name}" is given twice; give each class once`);
+    }
+    if (name !== '*' && !classes.includes(name)) {
+      throw new UsageError(
+        `--retry-budget: the network has no class "${name}" (classes: ${classes.join(', ')})`,
+      );
+    }
+    percents.set(name, percent);
+  }
+  const budgets: Record<string, EnvoyClassBudget> = {};
+  for (const className of classes) {
+    const percent = percents.get(className) ?? percents.get('*');
+    if (percent === undefined) continue;
+    budgets[className] = {
+      budgetPercent: percent,
+      ...(minRetryConcurrency !== undefined && { minRetryConcurrency }),
+    };
+  }
+  return budgets;
 }
 
 /**
@@ -25,8 +72,23 @@ export interface MeshEnvoyOptions extends NetworkSource {
  */
 export async function meshEnvoyCommand(options: MeshEnvoyOptions): Promise<string> {
   const network = await loadNetwork(options);
-  const command = generatedBy('envoy', options);
-  const sidecars = envoySidecars(meshPlan(network)).map((sidecar) => ({
+  if (options.retryBudgetMin !== undefined && options.retryBudget === undefined) {
+    throw new UsageError('--retry-budget-min needs --retry-budget (the classes to give budgets)');
+  }
+  const plan = meshPlan(network);
+  const classBudgets =
+    options.retryBudget === undefined
+      ? undefined
+      : parseClassBudgets(options.retryBudget, plan.classes, options.retryBudgetMin);
+  const command = generatedBy('envoy', options, [
+    ...(options.retryBudget !== undefined ? [`--retry-budget ${options.retryBudget}`] : []),
+    ...(options.retryBudgetMin !== undefined
+      ? [`--retry-budget-min ${options.retryBudgetMin}`]
+      : []),
+  ]);
+  const sidecars = envoySidecars(plan, {
+    ...(classBudgets !== undefined && { classBudgets }),
+  }).map((sidecar) => ({
     ...sidecar,
     xds: {
       listeners: { ...sidecar.xds.listeners, version_info: command },
@@ -83,6 +145,15 @@ export function registerMeshEnvoyCommand(mesh: Command): void {
       '--out <dir>',
       'write SERVICE.envoy.yaml and SERVICE.xds.json files into this directory',
     )
+    .option(
+      '--retry-budget <class=percent,...>',
+      "one cluster per class and upstream, each with its class's Envoy retry budget (high=20,low=5; * for every class)",
+    )
+    .option(
+      '--retry-budget-min <n>',
+      'retries always allowed per class cluster (Envoy default 3)',
+      integerIn('--retry-budget-min', 0, 4_294_967_295),
+    )
     .option('--json', 'one JSON document instead of YAML')
     .addHelpText(
       'after',
@@ -92,6 +163,7 @@ export function registerMeshEnvoyCommand(mesh: Command): void {
         "client's class header is replaced. docs/mesh-envoy.md has the mapping and its limits.\n\n" +
         'Examples:\n' +
         '  difftry mesh envoy examples/hotel-calls.yaml --out envoy/\n' +
+        '  difftry mesh envoy examples/hotel-calls.yaml --retry-budget high=50,low=10\n' +
         '  difftry mesh envoy --example hotel --json',
     )
     .action(async (file: string | undefined, opts: Omit<MeshEnvoyOptions, 'file'>) => {

@@ -32,6 +32,30 @@ export interface EnvoyPorts {
   readonly admin?: number;
 }
 
+/** Envoy's retry budget of one class (`circuit_breakers.thresholds[].retry_budget`). */
+export interface EnvoyClassBudget {
+  /** Active retries allowed, as a percentage of the class's active requests, in [0, 100]. */
+  readonly budgetPercent: number;
+  /**
+   * Active retries always allowed, however few requests are active.
+   * @default 3 (Envoy's)
+   */
+  readonly minRetryConcurrency?: number;
+}
+
+/** Options of {@link envoySidecars}. */
+export interface EnvoyOptions {
+  readonly ports?: EnvoyPorts;
+  /**
+   * A retry budget per class. Envoy keeps budgets per cluster, not per route, so with budgets
+   * every upstream gets one cluster per class over the same endpoints (`B.high`, `B.low`), each
+   * class's routes go to its own cluster, and each cluster carries its class's budget. A class
+   * with no entry gets no budget (only its retry limit caps it). Without budgets: one cluster per
+   * upstream.
+   */
+  readonly classBudgets?: Readonly<Record<string, EnvoyClassBudget>>;
+}
+
 /** One service's sidecar Envoy: a bootstrap with static resources, and the same as xDS. */
 export interface EnvoySidecar {
   readonly service: string;
@@ -53,6 +77,11 @@ const CLUSTER_TYPE = 'type.googleapis.com/envoy.config.cluster.v3.Cluster';
 export const LOCAL_APP_CLUSTER = 'local_app';
 /** The longest wait a server's Retry-After may ask for (the runtime's maxPushbackMs). */
 const MAX_PUSHBACK_S = 60;
+/**
+ * Envoy's circuit breakers cap concurrent retries per cluster at 3 unless told otherwise; DiffTry
+ * caps retries by class alone, so every upstream cluster lifts that implicit cap.
+ */
+const UNLIMITED = 4_294_967_295;
 
 /**
  * The sidecar Envoy of every service of a mesh plan (see {@link meshPlan}):
@@ -68,7 +97,10 @@ const MAX_PUSHBACK_S = 60;
  *   `max_pending_requests` = m − c), and at the edge the client's class header removed on every
  *   route and set by the edge rules (first match wins), else to the edge's default class.
  */
-export function envoySidecars(plan: MeshPlan, ports: EnvoyPorts = {}): EnvoySidecar[] {
+export function envoySidecars(plan: MeshPlan, options: EnvoyOptions = {}): EnvoySidecar[] {
+  const ports = options.ports ?? {};
+  const budgets = options.classBudgets;
+  if (budgets !== undefined) checkClassBudgets(plan, budgets);
   const resolved = {
     inbound: ports.inbound ?? 15_006,
     outbound: ports.outbound ?? 15_001,
@@ -79,10 +111,21 @@ export function envoySidecars(plan: MeshPlan, ports: EnvoyPorts = {}): EnvoySide
   return plan.services.map((service) => {
     const listeners = [inboundListener(plan, service, resolved.inbound)];
     if (service.upstreams.length > 0)
-      listeners.push(outboundListener(plan, service, resolved.outbound));
+      listeners.push(outboundListener(plan, service, resolved.outbound, budgets !== undefined));
     const clusters = [
       localAppCluster(service, resolved.app),
-      ...service.upstreams.map((upstream) => upstreamCluster(upstream.service, resolved.upstream)),
+      ...service.upstreams.flatMap((upstream) =>
+        budgets === undefined
+          ? [upstreamCluster(upstream.service, upstream.service, resolved.upstream, undefined)]
+          : plan.classes.map((className) =>
+              upstreamCluster(
+                classCluster(upstream.service, className),
+                upstream.service,
+                resolved.upstream,
+                budgets[className],
+              ),
+            ),
+      ),
     ];
     return {
       service: service.name,
@@ -145,7 +188,38 @@ export function envoyRetryPolicy(plan: MeshPlan, hop: ClassHop): Record<string, 
   };
 }
 
-function outboundListener(plan: MeshPlan, service: ServicePlan, port: number) {
+/** The cluster of one class's calls to `upstream`, with per-class budgets: `geo.high`. */
+export function classCluster(upstream: string, className: string): string {
+  return `${upstream}.${className}`;
+}
+
+function checkClassBudgets(plan: MeshPlan, budgets: Readonly<Record<string, EnvoyClassBudget>>) {
+  for (const [className, budget] of Object.entries(budgets)) {
+    if (!plan.classes.includes(className)) {
+      throw new RangeError(
+        `retry budget for class "${className}", which the network does not have (classes: ${plan.classes.join(', ')})`,
+      );
+    }
+    const { budgetPercent, minRetryConcurrency } = budget;
+    if (!(budgetPercent >= 0 && budgetPercent <= 100)) {
+      throw new RangeError(
+        `retry budget of ${className}: expected a percentage in [0, 100], got ${budgetPercent}`,
+      );
+    }
+    if (
+      minRetryConcurrency !== undefined &&
+      !(Number.isInteger(minRetryConcurrency) && minRetryConcurrency >= 0)
+    ) {
+      throw new RangeError(
+        `retry budget of ${className}: expected a minimum retry concurrency that is an integer ≥ 0, got ${minRetryConcurrency}`,
+      );
+    }
+  }
+}
+
+function outboundListener(plan: MeshPlan, service: ServicePlan, port: number, perClass: boolean) {
+  const clusterOf = (upstream: string, className: string) =>
+    perClass ? classCluster(upstream, className) : upstream;
   const virtualHosts = service.upstreams.map((upstream) => ({
     name: upstream.service,
     domains: [upstream.service, `${upstream.service}:*`],
@@ -158,7 +232,10 @@ function outboundListener(plan: MeshPlan, service: ServicePlan, port: number) {
             { name: plan.header, string_match: { exact: hop.className, ignore_case: true } },
           ],
         },
-        route: { cluster: upstream.service, retry_policy: envoyRetryPolicy(plan, hop) },
+        route: {
+          cluster: clusterOf(upstream.service, hop.className),
+          retry_policy: envoyRetryPolicy(plan, hop),
+        },
       })),
       {
         // No class, or one the network does not know: the default class, named for the next hop.
@@ -166,7 +243,7 @@ function outboundListener(plan: MeshPlan, service: ServicePlan, port: number) {
         match: { prefix: '/' },
         request_headers_to_add: [classHeader(plan, upstream.unclassified.className)],
         route: {
-          cluster: upstream.service,
+          cluster: clusterOf(upstream.service, upstream.unclassified.className),
           retry_policy: envoyRetryPolicy(plan, upstream.unclassified),
         },
       },
@@ -280,12 +357,33 @@ function localAppCluster(service: ServicePlan, port: number) {
   };
 }
 
-function upstreamCluster(name: string, port: number) {
+function upstreamCluster(
+  name: string,
+  host: string,
+  port: number,
+  budget: EnvoyClassBudget | undefined,
+) {
   return {
     name,
     connect_timeout: '1s',
     type: 'STRICT_DNS',
-    load_assignment: endpoints(name, name, port),
+    load_assignment: endpoints(name, host, port),
+    circuit_breakers: {
+      thresholds: [
+        budget === undefined
+          ? // Only the class limits cap retries (Envoy's implicit cap is 3 at a time).
+            { priority: 'DEFAULT', max_retries: UNLIMITED }
+          : {
+              priority: 'DEFAULT',
+              retry_budget: {
+                budget_percent: { value: budget.budgetPercent },
+                ...(budget.minRetryConcurrency !== undefined && {
+                  min_retry_concurrency: budget.minRetryConcurrency,
+                }),
+              },
+            },
+      ],
+    },
   };
 }
 

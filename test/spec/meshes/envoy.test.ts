@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { builtinExample } from '../../../src/spec/examples.js';
 import { generateNetwork, type NetworkKind } from '../../../src/spec/generators/generateNetwork.js';
-import { envoyBackOff, envoySidecars, LOCAL_APP_CLUSTER } from '../../../src/spec/meshes/envoy.js';
+import {
+  classCluster,
+  envoyBackOff,
+  envoySidecars,
+  LOCAL_APP_CLUSTER,
+} from '../../../src/spec/meshes/envoy.js';
 import { type MeshPlan, meshPlan } from '../../../src/spec/meshes/meshPlan.js';
 import { parseNetwork } from '../../../src/spec/parseNetwork.js';
 import type { NetworkSpec } from '../../../src/spec/schema.js';
@@ -138,6 +143,107 @@ describe('difftry mesh envoy: the generated Envoy config', () => {
       });
     },
   );
+
+  interface Cluster {
+    readonly name: string;
+    readonly load_assignment: {
+      readonly endpoints: {
+        readonly lb_endpoints: {
+          readonly endpoint: { readonly address: { readonly socket_address: { address: string } } };
+        }[];
+      }[];
+    };
+    readonly circuit_breakers?: {
+      readonly thresholds: {
+        readonly max_retries?: number;
+        readonly retry_budget?: {
+          readonly budget_percent: { readonly value: number };
+          readonly min_retry_concurrency?: number;
+        };
+      }[];
+    };
+  }
+  const clustersOf = (bootstrap: Record<string, unknown>) =>
+    (bootstrap.static_resources as { clusters: Cluster[] }).clusters;
+  const hostOf = (cluster: Cluster) =>
+    cluster.load_assignment.endpoints[0]?.lb_endpoints[0]?.endpoint.address.socket_address.address;
+
+  it('lifts Envoy’s implicit cap of 3 concurrent retries on every upstream cluster', () => {
+    for (const [, network] of NETWORKS.slice(0, 4)) {
+      for (const sidecar of envoySidecars(meshPlan(network))) {
+        for (const cluster of clustersOf(sidecar.bootstrap)) {
+          if (cluster.name === LOCAL_APP_CLUSTER) continue;
+          expect(cluster.circuit_breakers?.thresholds).toEqual([
+            { priority: 'DEFAULT', max_retries: 4_294_967_295 },
+          ]);
+        }
+      }
+    }
+  });
+
+  it.each(NETWORKS.slice(0, 6))(
+    '%s: per-class budgets: each class’s routes go to its own cluster with its budget, same endpoints',
+    (_, network) => {
+      const plan = meshPlan(network);
+      // The top class gets a budget; the others get one only when it is the default class.
+      const [top] = plan.classes as [string];
+      const classBudgets = {
+        [top]: { budgetPercent: 50 },
+        [plan.defaultClass]: { budgetPercent: 12.5, minRetryConcurrency: 1 },
+      };
+      const sidecars = envoySidecars(plan, { classBudgets });
+      plan.services.forEach((service, i) => {
+        const bootstrap = sidecars[i]?.bootstrap ?? {};
+        parseEnvoy('envoy.config.bootstrap.v3.Bootstrap', bootstrap);
+        const clusters = clustersOf(bootstrap);
+        const outbound = listenersOf(bootstrap).find((l) => l.name.startsWith('outbound_'));
+        for (const upstream of service.upstreams) {
+          const host = virtualHosts(outbound).find((h) =>
+            h.domains.includes(upstream.service),
+          ) as VirtualHost;
+          const routed = (headers: Record<string, string>) => {
+            const route = firstMatch(host, '/', headers);
+            const cluster = clusters.find((c) => c.name === route.route.cluster) as Cluster;
+            // Every class's cluster reaches the same upstream.
+            expect(hostOf(cluster)).toBe(upstream.service);
+            return { route, cluster };
+          };
+          for (const hop of upstream.classes) {
+            const { route, cluster } = routed({ [plan.header]: hop.className });
+            expect(cluster.name).toBe(classCluster(upstream.service, hop.className));
+            expect(route.route.retry_policy?.num_retries).toBe(hop.retries);
+            const threshold = cluster.circuit_breakers?.thresholds[0];
+            const budget = classBudgets[hop.className];
+            if (budget === undefined) {
+              expect(threshold).toEqual({ priority: 'DEFAULT', max_retries: 4_294_967_295 });
+            } else {
+              expect(threshold?.retry_budget?.budget_percent.value).toBe(budget.budgetPercent);
+              expect(threshold?.retry_budget?.min_retry_concurrency).toBe(
+                budget.minRetryConcurrency,
+              );
+            }
+          }
+          // No class: the default class's cluster, and so its budget.
+          expect(routed({}).cluster.name).toBe(classCluster(upstream.service, plan.defaultClass));
+        }
+      });
+    },
+  );
+
+  it('refuses a budget for a class the network lacks, or out of range', () => {
+    const plan = meshPlan(example('hotel'));
+    expect(() => envoySidecars(plan, { classBudgets: { gold: { budgetPercent: 5 } } })).toThrow(
+      /class "gold"/,
+    );
+    expect(() => envoySidecars(plan, { classBudgets: { high: { budgetPercent: 101 } } })).toThrow(
+      /\[0, 100\]/,
+    );
+    expect(() =>
+      envoySidecars(plan, {
+        classBudgets: { high: { budgetPercent: 5, minRetryConcurrency: 1.5 } },
+      }),
+    ).toThrow(/integer/);
+  });
 
   it('strips a client’s class header at the edge and sets it by the edge rules', () => {
     const network = parseNetwork(
