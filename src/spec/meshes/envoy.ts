@@ -188,6 +188,29 @@ export function envoyRetryPolicy(plan: MeshPlan, hop: ClassHop): Record<string, 
   };
 }
 
+/** gRPC's most attempts of one call (gRFC A6): a route's `num_retries` above 4 acts as 4. */
+export const GRPC_MAX_ATTEMPTS = 5;
+
+/**
+ * What a plan asks of Envoy that some data planes of the same config cannot give, one sentence
+ * each (for the generated files' comments): today, the classes whose retry limit somewhere is
+ * above what proxyless gRPC clients allow over xDS.
+ */
+export function envoyLimits(plan: MeshPlan): string[] {
+  const capped = new Map<string, number>();
+  for (const service of plan.services) {
+    for (const hop of service.calls) {
+      if (hop.retries > GRPC_MAX_ATTEMPTS - 1) {
+        capped.set(hop.className, Math.max(capped.get(hop.className) ?? 0, hop.retries));
+      }
+    }
+  }
+  return [...capped].map(
+    ([className, k]) =>
+      `gRPC clients served this over xDS make at most ${GRPC_MAX_ATTEMPTS} attempts: class ${className} (k up to ${k}) gets ${GRPC_MAX_ATTEMPTS - 1} retries there; Envoy itself makes all ${k}.`,
+  );
+}
+
 /** The cluster of one class's calls to `upstream`, with per-class budgets: `geo.high`. */
 export function classCluster(upstream: string, className: string): string {
   return `${upstream}.${className}`;

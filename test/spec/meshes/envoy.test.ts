@@ -4,6 +4,7 @@ import { generateNetwork, type NetworkKind } from '../../../src/spec/generators/
 import {
   classCluster,
   envoyBackOff,
+  envoyLimits,
   envoySidecars,
   LOCAL_APP_CLUSTER,
 } from '../../../src/spec/meshes/envoy.js';
@@ -229,6 +230,25 @@ describe('difftry mesh envoy: the generated Envoy config', () => {
       });
     },
   );
+
+  it('names the classes whose limit proxyless gRPC would cap at 5 attempts', () => {
+    // hotelReservation: high has k = 5 at every hop (6 attempts), low k = 1.
+    expect(envoyLimits(meshPlan(example('hotel')))).toEqual([
+      'gRPC clients served this over xDS make at most 5 attempts: class high (k up to 5) gets 4 retries there; Envoy itself makes all 5.',
+    ]);
+    const small = parseNetwork(
+      [
+        'classes: [{ name: gold, retries: 4 }, { name: bronze, retries: 1 }]',
+        'services:',
+        '  - { name: web, capacity: 10, queue: 8, arrivals: { gold: 1 }, calls: [{ to: db }] }',
+        '  - { name: db, capacity: 10, queue: 4, retries: { bronze: 7 } }',
+      ].join('\n'),
+      'small.yaml',
+    );
+    expect(envoyLimits(meshPlan(small))).toEqual([
+      'gRPC clients served this over xDS make at most 5 attempts: class bronze (k up to 7) gets 4 retries there; Envoy itself makes all 7.',
+    ]);
+  });
 
   it('refuses a budget for a class the network lacks, or out of range', () => {
     const plan = meshPlan(example('hotel'));
