@@ -94,7 +94,8 @@ const UNLIMITED = 4_294_967_295;
  *   connect-failure, reset, refused-stream and retriable-status-codes (503 and 429); the per-try
  *   timeout; the backoff (see {@link envoyBackOff}); a server's `Retry-After` honoured up to 60 s;
  * - **inbound**: admission as the local cluster's circuit breaker (`max_requests` = c,
- *   `max_pending_requests` = m − c), and at the edge the client's class header removed on every
+ *   `max_pending_requests` = m − c), its 503s without `x-envoy-overloaded` (which a caller's
+ *   Envoy would never retry: the router's `suppress_envoy_headers`), and at the edge the client's class header removed on every
  *   route and set by the edge rules (first match wins), else to the edge's default class.
  */
 export function envoySidecars(plan: MeshPlan, options: EnvoyOptions = {}): EnvoySidecar[] {
@@ -303,9 +304,17 @@ function inboundListener(plan: MeshPlan, service: ServicePlan, port: number) {
         },
       ]
     : [{ name: 'inbound', match: { prefix: '/' }, route: toApp }];
-  return httpListener(`inbound_${service.name}`, '0.0.0.0', port, `inbound_${service.name}`, [
-    { name: service.name, domains: ['*'], routes },
-  ]);
+  // Envoy never retries a response carrying x-envoy-overloaded, and its router adds that header
+  // to the 503 of a full circuit breaker: the admission rejections DiffTry exists to retry. The
+  // inbound router therefore sends no x-envoy-* response headers.
+  return httpListener(
+    `inbound_${service.name}`,
+    '0.0.0.0',
+    port,
+    `inbound_${service.name}`,
+    [{ name: service.name, domains: ['*'], routes }],
+    { suppress_envoy_headers: true },
+  );
 }
 
 function edgeMatch(rule: EdgeRulePlan): Record<string, unknown> {
@@ -336,6 +345,7 @@ function httpListener(
   port: number,
   statPrefix: string,
   virtualHosts: readonly Record<string, unknown>[],
+  router: Record<string, unknown> = {},
 ) {
   return {
     name,
@@ -350,7 +360,10 @@ function httpListener(
               stat_prefix: statPrefix,
               route_config: { name, virtual_hosts: virtualHosts },
               http_filters: [
-                { name: 'envoy.filters.http.router', typed_config: { '@type': ROUTER_TYPE } },
+                {
+                  name: 'envoy.filters.http.router',
+                  typed_config: { '@type': ROUTER_TYPE, ...router },
+                },
               ],
             },
           },

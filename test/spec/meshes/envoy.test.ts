@@ -169,6 +169,26 @@ describe('difftry mesh envoy: the generated Envoy config', () => {
   const hostOf = (cluster: Cluster) =>
     cluster.load_assignment.endpoints[0]?.lb_endpoints[0]?.endpoint.address.socket_address.address;
 
+  it('sends admission 503s without x-envoy-overloaded, which a caller’s Envoy never retries', () => {
+    const routers = (listener: unknown) =>
+      (
+        listener as {
+          filter_chains: {
+            filters: { typed_config: { http_filters: { typed_config: object }[] } }[];
+          }[];
+        }
+      ).filter_chains[0]?.filters[0]?.typed_config.http_filters.map((f) => f.typed_config);
+    for (const sidecar of envoySidecars(meshPlan(example('hotel')))) {
+      const inbound = listenersOf(sidecar.bootstrap).find((l) => l.name.startsWith('inbound_'));
+      expect(routers(inbound)).toEqual([
+        {
+          '@type': 'type.googleapis.com/envoy.extensions.filters.http.router.v3.Router',
+          suppress_envoy_headers: true,
+        },
+      ]);
+    }
+  });
+
   it('lifts Envoy’s implicit cap of 3 concurrent retries on every upstream cluster', () => {
     for (const [, network] of NETWORKS.slice(0, 4)) {
       for (const sidecar of envoySidecars(meshPlan(network))) {
