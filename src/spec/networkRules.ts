@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { ROUTE_SUM_TOLERANCE } from '../model/network/routeSumTolerance.js';
 import { closedServices } from '../model/network/structure.js';
 import { type CustomIssue, reportIssue } from './customIssue.js';
+import { checkEdgeRules } from './edgeSchema.js';
 import { formatNumber, formatValue } from './formatValue.js';
 import type { NetworkSpec, ServiceSpec } from './schema.js';
 
@@ -48,6 +49,17 @@ export function checkNetworkRules(network: NetworkSpec, ctx: z.RefinementCtx): v
     checkRouteSums(service, i, classNames, report);
     checkBranchSum(service, i, report);
   });
+
+  if (network.edge !== undefined) {
+    checkEdgeRules(
+      network.edge,
+      ['edge'],
+      (path, name) => {
+        if (name !== undefined) declaredClass.check(path, name, report);
+      },
+      report,
+    );
+  }
 
   checkOneMode(network.services, report);
   checkRoutesCanLeave(network.services, classNames, report);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { BackoffDescription } from '../model/backoff/BackoffDescription.js';
 import { MODEL_NAMES } from '../model/phi/Phi.js';
 import { reportIssue } from './customIssue.js';
+import { edgeSchema } from './edgeSchema.js';
 import { described } from './fieldMeta.js';
 import { formatValue } from './formatValue.js';
 import { checkNetworkRules } from './networkRules.js';
@@ -221,6 +222,9 @@ const networkObjectSchema = strictObject(
     backoff: backoffSchema.optional(),
     classes: described(z.array(classSchema).min(1), 'a non-empty list of classes'),
     services: described(z.array(serviceSchema).min(1), 'a non-empty list of services'),
+    // How a deployment classes external requests (every service with arrivals is an edge):
+    // read by `difftry mesh`, not by the analysis.
+    edge: edgeSchema.optional(),
   },
   'a network: a mapping with classes and services',
 );

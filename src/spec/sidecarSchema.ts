@@ -5,6 +5,17 @@ import {
   type TimeoutStrategyDescription,
 } from '../policy/timeouts/createTimeoutStrategy.js';
 import { type CustomIssue, reportIssue } from './customIssue.js';
+import {
+  checkEdgeRules,
+  classRef,
+  type EdgeConfig,
+  type EdgeRuleConfig,
+  edgeSchema,
+  envName,
+  headerName,
+  pathPrefix,
+  TOKEN,
+} from './edgeSchema.js';
 import { described } from './fieldMeta.js';
 import { formatValue } from './formatValue.js';
 import { backoffSchema, classSchema, MAX_RETRIES } from './schema.js';
@@ -15,17 +26,7 @@ import { backoffSchema, classSchema, MAX_RETRIES } from './schema.js';
 
 const oneOf = (values: readonly string[]): string => `one of ${values.join(', ')}`;
 
-/** An HTTP token (RFC 9110 §5.6.2): header names and methods. */
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-const headerName = () => described(z.string().regex(TOKEN), 'an HTTP header name');
 const nonEmptyName = () => described(z.string().min(1), 'a non-empty string');
-const classRef = () => described(z.string(), 'a class name');
-const envName = () =>
-  described(
-    z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
-    'an environment variable name (letters, digits, _)',
-  );
 const positiveInteger = (unit: string) =>
   described(z.number().int().min(1), 'an integer ≥ 1', unit);
 const positiveMs = (unit = 'ms') => described(z.number().positive(), 'a positive number', unit);
@@ -100,9 +101,6 @@ const httpUrl = () =>
     'an http:// or https:// URL without credentials, query or fragment',
   );
 
-const pathPrefix = () =>
-  described(z.string().regex(/^\/[^?#\s]*$/), 'a path starting with / (no query)');
-
 /**
  * A per-try timeout strategy as `createTimeoutStrategy` describes it. Its options are checked by
  * `createTimeoutStrategy` itself (in the rules below), so this schema and the strategies never
@@ -136,28 +134,6 @@ export const upstreamSchema = described(
     mesh: described(z.boolean(), 'true or false').default(true),
   }),
   'an upstream: a mapping with name and url',
-);
-
-/** One edge rule: the request matches when every condition given holds. */
-export const edgeRuleSchema = described(
-  z.strictObject({
-    path: pathPrefix().optional(),
-    method: described(z.string().regex(TOKEN), 'an HTTP method').optional(),
-    header: headerName().optional(),
-    // A blank value would accept a header sent empty (`x-api-key:`), as if it were a key.
-    value: described(z.string().regex(/\S/), 'a non-blank string').optional(),
-    valueEnv: envName().optional(),
-    class: classRef(),
-  }),
-  'an edge rule: a mapping with class and path, method or header',
-);
-
-const edgeSchema = described(
-  z.strictObject({
-    rules: described(z.array(edgeRuleSchema), 'a list of edge rules').default([]),
-    default: classRef().optional(),
-  }),
-  'an edge: a mapping with rules and default',
 );
 
 const trustSchema = described(
@@ -310,10 +286,7 @@ export type UpstreamConfig = z.output<typeof upstreamSchema>;
 export type InboundConfig = z.output<typeof inboundSchema>;
 /** The outbound listener and its upstreams. */
 export type OutboundConfig = z.output<typeof outboundSchema>;
-/** Edge classification: rules → class. */
-export type EdgeConfig = z.output<typeof edgeSchema>;
-/** One edge rule. */
-export type EdgeRuleConfig = z.output<typeof edgeRuleSchema>;
+export type { EdgeConfig, EdgeRuleConfig };
 /** The peers whose class header is believed. */
 export type TrustConfig = z.output<typeof trustSchema>;
 /** How sidecars prove their identity to each other. */
@@ -366,37 +339,9 @@ function checkSidecarRules(config: SidecarConfig, ctx: z.RefinementCtx): void {
         expected: `an integer ≥ concurrency (${inbound.concurrency})`,
       });
     }
-    checkClass(['inbound', 'edge', 'default'], inbound.edge?.default);
-    inbound.edge?.rules.forEach((rule, i) => {
-      const at = ['inbound', 'edge', 'rules', i];
-      checkClass([...at, 'class'], rule.class);
-      if (rule.path === undefined && rule.method === undefined && rule.header === undefined) {
-        report({
-          path: at,
-          problem:
-            'an edge rule needs path, method or header (one rule matching everything is edge.default)',
-          expected: 'path, method or header',
-        });
-      }
-      for (const field of ['value', 'valueEnv'] as const) {
-        if (rule[field] !== undefined && rule.header === undefined) {
-          report({
-            path: [...at, field],
-            problem: `${field} compares a header's value, expected header beside it`,
-            expected: 'header beside it',
-            at: 'key',
-          });
-        }
-      }
-      if (rule.value !== undefined && rule.valueEnv !== undefined) {
-        report({
-          path: [...at, 'valueEnv'],
-          problem: 'an edge rule has value or valueEnv, not both',
-          expected: 'value or valueEnv, not both',
-          at: 'key',
-        });
-      }
-    });
+    if (inbound.edge !== undefined) {
+      checkEdgeRules(inbound.edge, ['inbound', 'edge'], checkClass, report);
+    }
     if ((inbound.trust?.peers.length ?? 0) > 0 && config.identity === undefined) {
       report({
         path: ['inbound', 'trust', 'peers'],

@@ -26,9 +26,10 @@ export interface SidecarsFromNetworkOptions {
    */
   readonly tokenEnv?: string;
   /**
-   * The edge rules of every service with external arrivals; default none, so every external
-   * request gets the default (lowest) class until rules are written.
-   * @default none
+   * The edge rules of every service with external arrivals, over the network file's
+   * `edge.rules`; by default the file's, and with none there every external request gets the
+   * edge's default class (the file's `edge.default`, else the default class).
+   * @default the network file's `edge.rules`
    */
   readonly edgeRules?: readonly EdgeRuleConfig[];
   /**
@@ -37,6 +38,30 @@ export interface SidecarsFromNetworkOptions {
    * @default none
    */
   readonly edgePeers?: readonly string[];
+  /**
+   * One pod (or machine) per service instead of one machine for all: every sidecar gets the same
+   * listen addresses and application URL, and reaches each upstream where `upstream` says (e.g.
+   * its Kubernetes Service). When given, `host`, `basePort` and `appBasePort` are not used.
+   * @default none (one machine: `host`, `basePort`, `appBasePort`)
+   */
+  readonly perPod?: PodAddressing;
+}
+
+/** Where the sidecar of a service listens in its own pod, and how it reaches its upstreams. */
+export interface PodAddressing {
+  /** The inbound listener in every pod: `0.0.0.0:15006`. */
+  readonly inboundListen: string;
+  /** The outbound listener in every pod (keep it on loopback): `127.0.0.1:15001`. */
+  readonly outboundListen: string;
+  /** A listener for `/metrics` and `/healthz` only (`admin.listen`); none if absent. */
+  readonly adminListen?: string;
+  /** The application's URL in every pod: `http://127.0.0.1:8080`. */
+  readonly app: string;
+  /** An upstream service's URL, and more `Host` names that route to it, by its network name. */
+  readonly upstream: (service: string) => {
+    readonly url: string;
+    readonly hosts?: readonly string[];
+  };
 }
 
 /**
@@ -48,6 +73,9 @@ export interface SidecarsFromNetworkOptions {
  * - inbound admission with c = 1 and m = the service's `queue` (the model's M/M/1/m);
  * - edge classification on the services with external arrivals (see `edgeRules`);
  * - trust in the services that call it, which prove it with the mesh token (`identity`).
+ *
+ * Ports: every service on one machine (`host`, `basePort`, `appBasePort`), or with `perPod` the
+ * same addresses in every pod and each upstream where `perPod.upstream` says.
  *
  * The configs are returned as written (defaults left out), in the file's service order.
  * @throws RangeError when the ports would pass 65535.
@@ -66,10 +94,16 @@ export function sidecarsFromNetwork(
   const appBasePort = options.appBasePort ?? 8080;
   const tokenEnv = options.tokenEnv ?? 'DIFFTRY_MESH_TOKEN';
   const count = network.services.length;
-  for (const [name, first, last] of [
-    ['basePort', basePort, basePort + 2 * count - 1],
-    ['appBasePort', appBasePort, appBasePort + count - 1],
-  ] as const) {
+  const perPod = options.perPod;
+  // One pod per service: the ports are the same in every pod, so they cannot run out.
+  const ranges =
+    perPod !== undefined
+      ? []
+      : ([
+          ['basePort', basePort, basePort + 2 * count - 1],
+          ['appBasePort', appBasePort, appBasePort + count - 1],
+        ] as const);
+  for (const [name, first, last] of ranges) {
     if (!(Number.isInteger(first) && first >= 1 && last <= 65_535)) {
       throw new RangeError(
         `${name} should be an integer from 1 to ${65_536 - (name === 'basePort' ? 2 : 1) * count} for ${count} services, got ${first}`,
@@ -97,9 +131,11 @@ export function sidecarsFromNetwork(
     const peers = [...new Set([...callers, ...(external ? (options.edgePeers ?? []) : [])])];
     const upstreams = (callees[i] ?? []).map((name) => {
       const retries = network.services[indexOf.get(name) ?? -1]?.retries;
+      const pod = perPod?.upstream(name);
       return {
         name,
-        url: `http://${address}:${inboundPort(name)}`,
+        url: pod?.url ?? `http://${address}:${inboundPort(name)}`,
+        ...(pod?.hosts !== undefined && pod.hosts.length > 0 && { hosts: [...pod.hosts] }),
         ...(retries !== undefined && { retries: { ...retries } }),
       };
     });
@@ -109,18 +145,25 @@ export function sidecarsFromNetwork(
       ...(network.backoff !== undefined && { backoff: network.backoff }),
       identity: { tokenEnv },
       inbound: {
-        listen: `${address}:${basePort + 2 * i}`,
-        app: `http://${address}:${appBasePort + i}`,
+        listen: perPod?.inboundListen ?? `${address}:${basePort + 2 * i}`,
+        app: perPod?.app ?? `http://${address}:${appBasePort + i}`,
         concurrency: 1,
         capacity: service.queue,
         ...(external && {
-          edge: { rules: (options.edgeRules ?? []).map((rule) => ({ ...rule })) },
+          edge: {
+            rules: (options.edgeRules ?? network.edge?.rules ?? []).map((rule) => ({ ...rule })),
+            ...(network.edge?.default !== undefined && { default: network.edge.default }),
+          },
         }),
         ...(peers.length > 0 && { trust: { peers } }),
       },
       ...(upstreams.length > 0 && {
-        outbound: { listen: `${address}:${basePort + 2 * i + 1}`, upstreams },
+        outbound: {
+          listen: perPod?.outboundListen ?? `${address}:${basePort + 2 * i + 1}`,
+          upstreams,
+        },
       }),
+      ...(perPod?.adminListen !== undefined && { admin: { listen: perPod.adminListen } }),
     };
   });
 }

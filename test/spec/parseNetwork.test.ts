@@ -230,7 +230,7 @@ describe('parseNetwork: each bad input gives one clear line', () => {
       name: 'an unknown field with no close match',
       text: `color: red\n${withServices('  - { name: a, capacity: 1, queue: 1, arrivals: { high: 1 } }')}`,
       message:
-        'net.yaml:1:1: color: unknown field "color", expected one of name, description, model, backoff, classes, services',
+        'net.yaml:1:1: color: unknown field "color", expected one of name, description, model, backoff, classes, services, edge',
       path: 'color',
       line: 1,
     },
