@@ -1,0 +1,389 @@
+import { describe, expect, it } from 'vitest';
+import { builtinExample } from '../../../src/spec/examples.js';
+import { generateNetwork, type NetworkKind } from '../../../src/spec/generators/generateNetwork.js';
+import {
+  classHeaderMatch,
+  DEFAULT_GATEWAY,
+  istioBackoff,
+  istioManifest,
+  istioRetryOn,
+} from '../../../src/spec/meshes/istio.js';
+import { kubernetesNames } from '../../../src/spec/meshes/kubernetesNames.js';
+import type { KubernetesObject } from '../../../src/spec/meshes/kubernetesObject.js';
+import { type MeshPlan, meshPlan } from '../../../src/spec/meshes/meshPlan.js';
+import { parseNetwork } from '../../../src/spec/parseNetwork.js';
+import type { NetworkSpec } from '../../../src/spec/schema.js';
+import { kubernetesProblems } from './kubernetesSchema.js';
+
+// The generated Istio config, checked two ways: strictly against Istio's CRD schemas, and by what
+// Istio would do with it — the http route a request matches first, for every service and class.
+
+const example = (name: 'hotel' | 'hotel-calls'): NetworkSpec => {
+  const { text, fileName } = builtinExample(name);
+  return parseNetwork(text, fileName);
+};
+
+/** hotelReservation in both forms, and 20 generated networks of every kind and both forms. */
+const NETWORKS: readonly [string, NetworkSpec][] = [
+  ['hotel', example('hotel')],
+  ['hotel-calls', example('hotel-calls')],
+  ...Array.from({ length: 20 }, (_, i): [string, NetworkSpec] => {
+    const kind = (['mubench', 'dgg', 'cyclic'] as const)[i % 3] as NetworkKind;
+    const form = kind === 'cyclic' || i % 2 === 0 ? 'routes' : 'calls';
+    const services = kind === 'dgg' ? 5 : 6 + (i % 5);
+    return [
+      `${kind}-${form}-${i}`,
+      generateNetwork(kind, { services, classes: 2 + (i % 3), seed: 100 + i, form }),
+    ];
+  }),
+];
+
+interface StringMatch {
+  readonly exact?: string;
+  readonly prefix?: string;
+  readonly regex?: string;
+}
+interface MatchRequest {
+  readonly uri?: StringMatch;
+  readonly method?: StringMatch;
+  readonly headers?: Readonly<Record<string, StringMatch>>;
+}
+interface Retries {
+  readonly attempts?: number;
+  readonly perTryTimeout?: string;
+  readonly retryOn?: string;
+  readonly backoff?: string;
+}
+interface HttpRoute {
+  readonly name: string;
+  readonly match?: readonly MatchRequest[];
+  readonly headers?: {
+    readonly request?: {
+      readonly set?: Readonly<Record<string, string>>;
+      readonly remove?: readonly string[];
+    };
+  };
+  readonly route: readonly { destination: { host: string; port: { number: number } } }[];
+  readonly retries?: Retries;
+  readonly timeout?: string;
+}
+interface VirtualServiceSpec {
+  readonly hosts: readonly string[];
+  readonly gateways?: readonly string[];
+  readonly http: readonly HttpRoute[];
+}
+interface Request {
+  readonly path: string;
+  readonly method: string;
+  /** Lower-case names, as Envoy sees them. */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** An RE2 pattern as Envoy's safe_regex applies it: the whole value; a leading `(?i)` ignores case. */
+function wholeValue(pattern: string): RegExp {
+  const ignoreCase = pattern.startsWith('(?i)');
+  return new RegExp(`^(?:${ignoreCase ? pattern.slice(4) : pattern})$`, ignoreCase ? 'i' : '');
+}
+
+/** Istio's StringMatch; an empty one means "present". */
+function stringMatches(match: StringMatch, value: string | undefined): boolean {
+  if (match.exact === undefined && match.prefix === undefined && match.regex === undefined) {
+    return value !== undefined;
+  }
+  if (value === undefined) return false;
+  if (match.exact !== undefined) return value === match.exact;
+  if (match.prefix !== undefined) return value.startsWith(match.prefix);
+  return wholeValue(match.regex as string).test(value);
+}
+
+/** One match entry: every condition in it holds (AND). */
+function entryHolds(entry: MatchRequest, request: Request): boolean {
+  return (
+    (entry.uri === undefined || stringMatches(entry.uri, request.path)) &&
+    (entry.method === undefined || stringMatches(entry.method, request.method)) &&
+    Object.entries(entry.headers ?? {}).every(([name, m]) =>
+      stringMatches(m, request.headers[name]),
+    )
+  );
+}
+
+/** The route Istio picks: the first whose match list is empty or has an entry that holds (OR). */
+function firstRoute(spec: VirtualServiceSpec, request: Request): HttpRoute {
+  const found = spec.http.find(
+    (route) => route.match === undefined || route.match.some((entry) => entryHolds(entry, request)),
+  );
+  if (found === undefined) throw new Error(`no route of ${spec.hosts.join(',')} matches`);
+  return found;
+}
+
+const request = (headers: Record<string, string>, path = '/any/path', method = 'GET') => ({
+  path,
+  method,
+  headers,
+});
+
+const specOf = (object: KubernetesObject | undefined) =>
+  (object as unknown as { spec: VirtualServiceSpec }).spec;
+
+function virtualServices(objects: readonly KubernetesObject[]) {
+  const vs = objects.filter((o) => o.kind === 'VirtualService');
+  return {
+    mesh: new Map(
+      vs
+        .filter((o) => specOf(o).gateways === undefined)
+        .map((o) => [specOf(o).hosts[0] as string, specOf(o)]),
+    ),
+    ingress: vs.filter((o) => specOf(o).gateways !== undefined).map(specOf),
+  };
+}
+
+/** Every value under a key named `key`, anywhere in `value`. */
+function valuesAt(value: unknown, keys: ReadonlySet<string>): unknown[] {
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => [
+    ...(keys.has(k) ? [v] : []),
+    ...valuesAt(v, keys),
+  ]);
+}
+
+const DURATION = /^[0-9]+(\.[0-9]{1,9})?s$/;
+
+function checkRetries(route: HttpRoute): void {
+  // Every route retries explicitly: nothing falls to Istio's implicit 2 retries.
+  const retries = route.retries as Retries;
+  expect(typeof retries.attempts).toBe('number');
+  if (retries.attempts === 0) {
+    // Istio refuses retryOn or perTryTimeout beside attempts: 0.
+    expect(Object.keys(retries)).toEqual(['attempts']);
+  } else {
+    const on = (retries.retryOn ?? '').split(',');
+    expect(on).toContain('503');
+    expect(on).toContain('429');
+    expect(on).toContain('retriable-status-codes');
+  }
+}
+
+describe('difftry mesh istio: the generated Istio config', () => {
+  it('passes Istio’s CRD schemas, with no field they do not know, for 22 networks', () => {
+    let objects = 0;
+    for (const [name, network] of NETWORKS) {
+      for (const object of istioManifest(meshPlan(network), { namespace: 'shop' }).objects) {
+        expect(
+          kubernetesProblems(object),
+          `${name}: ${object.kind}/${object.metadata.name}`,
+        ).toEqual([]);
+        objects += 1;
+      }
+    }
+    // Per service a DestinationRule and a Sidecar, per service with callers a VirtualService,
+    // per network one Gateway and one ingress VirtualService (one edge service each).
+    expect(objects).toBe(487);
+  });
+
+  it.each(NETWORKS)(
+    '%s: the first route for each class carries its retries at that hop; none or an unknown class gets the default’s',
+    (_, network) => {
+      const plan: MeshPlan = meshPlan(network);
+      const names = kubernetesNames(plan);
+      const byName = new Map(plan.services.map((s) => [s.name, s]));
+      const { objects } = istioManifest(plan, { namespace: 'shop' });
+      const { mesh, ingress } = virtualServices(objects);
+      const unknown = 'platinum';
+      expect(plan.classes).not.toContain(unknown);
+      for (const service of plan.services) {
+        for (const upstream of service.upstreams) {
+          // One VirtualService per host is enough because every caller's hop policy is the callee's.
+          const callee = byName.get(upstream.service);
+          expect(upstream.classes).toEqual(callee?.calls);
+          const host = names.get(upstream.service) as string;
+          const spec = mesh.get(host) as VirtualServiceSpec;
+          expect(spec.hosts).toEqual([host]);
+          for (const hop of upstream.classes) {
+            // Istio's exact match is case-sensitive; the class regex is not, as Envoy's generator.
+            for (const spelling of [hop.className, hop.className.toUpperCase()]) {
+              const route = firstRoute(spec, request({ [plan.header]: spelling }));
+              expect(route.route[0]?.destination).toEqual({ host, port: { number: 80 } });
+              expect(route.retries?.attempts).toBe(hop.retries);
+              expect(route.headers).toBeUndefined();
+            }
+          }
+          for (const headers of [{}, { [plan.header]: unknown }]) {
+            const route = firstRoute(spec, request(headers));
+            expect(route.retries?.attempts).toBe(upstream.unclassified.retries);
+            expect(route.headers?.request?.set).toEqual({ [plan.header]: plan.defaultClass });
+          }
+        }
+      }
+      const called = new Set(plan.services.flatMap((s) => s.upstreams.map((u) => u.service)));
+      expect(mesh.size).toBe(called.size);
+      for (const spec of [...mesh.values(), ...ingress]) {
+        for (const route of spec.http) checkRetries(route);
+      }
+      for (const duration of valuesAt(objects, new Set(['perTryTimeout', 'backoff', 'timeout']))) {
+        expect(duration).toMatch(DURATION);
+      }
+      // The edge: each route replaces a client's class header, and retries into the edge service.
+      const edges = plan.services.filter((s) => s.edge);
+      expect(ingress).toHaveLength(edges.length);
+      edges.forEach((edge, i) => {
+        const spec = ingress[i] as VirtualServiceSpec;
+        expect(spec.gateways).toEqual([DEFAULT_GATEWAY]);
+        for (const route of spec.http) {
+          expect(route.headers?.request?.remove).toEqual([plan.header]);
+          const className = route.headers?.request?.set?.[plan.header] as string;
+          expect(plan.classes).toContain(className);
+          expect(route.retries?.attempts).toBe(
+            edge.calls.find((h) => h.className === className)?.retries,
+          );
+        }
+        const route = firstRoute(spec, request({ [plan.header]: plan.classes[0] as string }));
+        expect(route.headers?.request?.set).toEqual({ [plan.header]: edge.edgeDefault });
+      });
+      const keys = objects.map((o) => `${o.kind}/${o.metadata.name}`);
+      expect(new Set(keys).size).toBe(keys.length);
+    },
+  );
+
+  const EDGE = [
+    'classes: [{ name: gold, retries: 4, timeoutMs: 250 }, { name: bronze, retries: 0, timeoutMs: 1500 }]',
+    'services:',
+    '  - { name: web, capacity: 10, queue: 8, arrivals: { gold: 1, bronze: 5 }, calls: [{ to: db }] }',
+    '  - { name: db, capacity: 10, queue: 1 }',
+  ].join('\n');
+
+  it('classifies at the edge by the rules in order, replacing a client’s class header', () => {
+    const plan = meshPlan(parseNetwork(EDGE, 'edge.yaml'), {
+      edgeRules: [
+        { path: '/premium', class: 'gold' },
+        { method: 'post', header: 'x-plan', value: 'gold', class: 'gold' },
+        { header: 'x-api-key', valueEnv: 'GOLD_KEY', class: 'gold' },
+        { header: 'x-partner', class: 'gold' },
+      ],
+    });
+    const manifest = istioManifest(plan, { namespace: 'shop' });
+    const [edge] = virtualServices(manifest.objects).ingress;
+    const classOf = (r: Request) => {
+      const route = firstRoute(edge as VirtualServiceSpec, r);
+      expect(route.headers?.request?.remove).toEqual(['x-priority']);
+      expect(route.route[0]?.destination.host).toBe('web');
+      return [route.headers?.request?.set?.['x-priority'], route.retries?.attempts];
+    };
+    expect(classOf(request({ 'x-priority': 'bronze' }, '/premium/x'))).toEqual(['gold', 4]);
+    expect(classOf(request({ 'x-plan': 'gold' }, '/', 'POST'))).toEqual(['gold', 4]);
+    expect(classOf(request({ 'x-plan': 'gold' }, '/', 'GET'))).toEqual(['bronze', 0]);
+    expect(classOf(request({ 'x-partner': '' }))).toEqual(['gold', 4]);
+    // A rule on a secret value cannot be written down: left out, and said so.
+    expect(classOf(request({ 'x-api-key': 'secret', 'x-priority': 'gold' }))).toEqual([
+      'bronze',
+      0,
+    ]);
+    expect(edge?.http.map((r) => r.name)).toEqual([
+      'edge-0-gold',
+      'edge-1-gold',
+      'edge-3-gold',
+      'edge-default',
+    ]);
+    expect(manifest.limits.some((l) => l.includes('GOLD_KEY'))).toBe(true);
+  });
+
+  it('maps k = 0 to attempts 0 alone, with the per-try timeout on the route; otherwise perTryTimeout', () => {
+    const plan = meshPlan(parseNetwork(EDGE, 'edge.yaml'));
+    const db = virtualServices(istioManifest(plan, { namespace: 'shop' }).objects).mesh.get('db');
+    const gold = firstRoute(db as VirtualServiceSpec, request({ 'x-priority': 'Gold' }));
+    expect(gold.retries).toEqual({
+      attempts: 4,
+      perTryTimeout: '0.25s',
+      retryOn: 'connect-failure,reset,refused-stream,retriable-status-codes,503,429',
+      backoff: '0.2s',
+    });
+    expect(gold.timeout).toBeUndefined();
+    const bronze = firstRoute(db as VirtualServiceSpec, request({}));
+    expect(bronze.retries).toEqual({ attempts: 0 });
+    expect(bronze.timeout).toBe('1.5s');
+  });
+
+  it('admits c at the application and m − c waiting, server side (Sidecar) and client side', () => {
+    const plan = meshPlan(parseNetwork(EDGE, 'edge.yaml'));
+    const { objects, limits } = istioManifest(plan, { namespace: 'shop' });
+    const pool = (kind: string, name: string) => {
+      const spec = objects.find((o) => o.kind === kind && o.metadata.name === name)?.spec as {
+        workloadSelector?: unknown;
+        inboundConnectionPool?: unknown;
+        trafficPolicy?: { connectionPool: unknown };
+        host?: string;
+      };
+      return spec;
+    };
+    const web = {
+      tcp: { maxConnections: 1 },
+      http: { http2MaxRequests: 1, http1MaxPendingRequests: 7 },
+    };
+    expect(pool('Sidecar', 'web')).toEqual({
+      workloadSelector: { labels: { app: 'web' } },
+      inboundConnectionPool: web,
+    });
+    expect(pool('DestinationRule', 'web')).toEqual({
+      host: 'web',
+      trafficPolicy: { connectionPool: web },
+    });
+    // m = c: Istio reads 0 pending as unlimited, so 1, and the limits say so.
+    expect(pool('Sidecar', 'db').inboundConnectionPool).toEqual({
+      tcp: { maxConnections: 1 },
+      http: { http2MaxRequests: 1, http1MaxPendingRequests: 1 },
+    });
+    expect(limits.some((l) => l.includes('db (m = c)'))).toBe(true);
+    expect(limits.some((l) => l.includes('retryBudget'))).toBe(true);
+  });
+
+  it('binds the edge to a named Gateway instead of its own, on the hosts given', () => {
+    const plan = meshPlan(parseNetwork(EDGE, 'edge.yaml'));
+    const { objects } = istioManifest(plan, {
+      namespace: 'shop',
+      gateway: 'istio-system/public',
+      hosts: ['shop.example.com'],
+    });
+    expect(objects.some((o) => o.kind === 'Gateway')).toBe(false);
+    const [edge] = virtualServices(objects).ingress;
+    expect(edge?.gateways).toEqual(['istio-system/public']);
+    expect(edge?.hosts).toEqual(['shop.example.com']);
+    const own = istioManifest(plan, { namespace: 'shop', hosts: ['*.example.com'] }).objects;
+    expect(own.find((o) => o.kind === 'Gateway')?.spec).toEqual({
+      selector: { istio: 'ingressgateway' },
+      servers: [{ port: { number: 80, name: 'http', protocol: 'HTTP' }, hosts: ['*.example.com'] }],
+    });
+    for (const gateway of ['Public', 'a/b/c', '/x', 'ns/']) {
+      expect(() => istioManifest(plan, { namespace: 'shop', gateway })).toThrow(RangeError);
+    }
+    for (const hosts of [[], ['http://x'], ['a b']]) {
+      expect(() => istioManifest(plan, { namespace: 'shop', hosts })).toThrow(RangeError);
+    }
+    expect(() => istioManifest(plan, { namespace: 'Shop' })).toThrow(RangeError);
+  });
+
+  it('matches a class name whole, any case, with its regex metacharacters escaped', () => {
+    const { regex } = classHeaderMatch('a.b+');
+    expect(regex).toBe('(?i)^a\\.b\\+$');
+    expect(wholeValue(regex).test('A.B+')).toBe(true);
+    expect(wholeValue(regex).test('axbb')).toBe(false);
+    expect(wholeValue(regex).test('a.b+c')).toBe(false);
+  });
+
+  it('keeps the first retry’s mean delay of each backoff law in Istio’s base interval', () => {
+    expect(istioBackoff({ kind: 'exponential', baseMs: 25, maxMs: 1000, jitter: 'full' })).toBe(
+      '0.025s',
+    );
+    expect(istioBackoff({ kind: 'random', meanMs: 100 })).toBe('0.2s');
+    expect(istioBackoff({ kind: 'constant', delayMs: 50 })).toBe('0.1s');
+    const plan = meshPlan(example('hotel'));
+    expect(istioRetryOn(plan)).toBe(
+      'connect-failure,reset,refused-stream,retriable-status-codes,503,429',
+    );
+  });
+
+  it('is deterministic', () => {
+    const plan = meshPlan(example('hotel-calls'));
+    expect(JSON.stringify(istioManifest(plan, { namespace: 'default' }))).toBe(
+      JSON.stringify(istioManifest(meshPlan(example('hotel-calls')), { namespace: 'default' })),
+    );
+  });
+});
