@@ -1,4 +1,7 @@
-import { HTTPRoute } from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1';
+import {
+  Gateway as GatewayApiGateway,
+  HTTPRoute,
+} from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1';
 import {
   DestinationRule,
   Gateway,
@@ -26,6 +29,7 @@ const MODELS: Record<string, ModelClass> = {
   'networking.istio.io/v1/Gateway': Gateway as unknown as ModelClass,
   'networking.istio.io/v1/Sidecar': Sidecar as unknown as ModelClass,
   'gateway.networking.k8s.io/v1/HTTPRoute': HTTPRoute as unknown as ModelClass,
+  'gateway.networking.k8s.io/v1/Gateway': GatewayApiGateway as unknown as ModelClass,
   'apps/v1/Deployment': Deployment as unknown as ModelClass,
   'v1/Service': Service as unknown as ModelClass,
   'v1/ConfigMap': ConfigMap as unknown as ModelClass,
