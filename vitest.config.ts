@@ -20,7 +20,7 @@ const integration = {
     ...files('test/experiments/timeouts', 'live'),
     ...files('test/cli', 'analyzeEquilibria', 'analyzeLoadLine', 'analyzeRoutingTimeouts', 'cli'),
     ...files('test/cli', 'decimalOptions', 'exitCodes', 'fig5Out', 'generate', 'meshAndProxy'),
-    ...files('test/cli', 'meshEnvoy'),
+    ...files('test/cli', 'meshEnvoy', 'meshGatewayApi', 'meshIstio', 'meshK8s', 'meshLinkerd'),
     ...files('test/cli', 'optionChecks', 'outputErrors', 'outputPaths', 'simulateNetwork'),
     ...files('test/cli', 'simulateSchedule', 'strategyLimits', 'testbedCommand', 'timeoutsEval'),
     ...files('test/cli', 'timeoutsFit', 'tune', 'undefinedCells', 'verifyUniqueness', 'version'),

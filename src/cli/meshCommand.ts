@@ -7,6 +7,10 @@ import { sidecarsFromNetwork } from '../spec/sidecarsFromNetwork.js';
 import { integerIn, loadNetwork, type NetworkSource } from './input.js';
 import { registerMeshEnvoyCommand } from './meshEnvoyCommand.js';
 import { fileStem } from './meshFiles.js';
+import { registerMeshGatewayApiCommand } from './meshGatewayApiCommand.js';
+import { registerMeshIstioCommand } from './meshIstioCommand.js';
+import { registerMeshK8sCommand } from './meshK8sCommand.js';
+import { registerMeshLinkerdCommand } from './meshLinkerdCommand.js';
 import { checkOutputDirectory, makeOutputDirectory, writeOutputFiles } from './outputPath.js';
 import { UsageError } from './UsageError.js';
 
@@ -140,5 +144,9 @@ export function registerMeshCommand(program: Command): Command {
       process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     });
   registerMeshEnvoyCommand(mesh);
+  registerMeshIstioCommand(mesh);
+  registerMeshLinkerdCommand(mesh);
+  registerMeshGatewayApiCommand(mesh);
+  registerMeshK8sCommand(mesh);
   return mesh;
 }
