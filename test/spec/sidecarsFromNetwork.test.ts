@@ -33,7 +33,8 @@ describe('sidecarsFromNetwork', () => {
         app: 'http://127.0.0.1:8080',
         concurrency: 1,
         capacity: 50,
-        edge: { rules: [] },
+        // The file's edge section.
+        edge: { rules: [{ path: '/reservation', class: 'high' }], default: 'low' },
       },
       outbound: {
         listen: '127.0.0.1:15001',

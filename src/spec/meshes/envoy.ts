@@ -314,6 +314,8 @@ function inboundListener(plan: MeshPlan, service: ServicePlan, port: number) {
     `inbound_${service.name}`,
     [{ name: service.name, domains: ['*'], routes }],
     { suppress_envoy_headers: true },
+    // Edge rules see the normalised path, as the sidecar's do: `/x/../premium` is `/premium`.
+    service.edge ? { normalize_path: true, merge_slashes: true } : {},
   );
 }
 
@@ -329,7 +331,13 @@ function edgeMatch(rule: EdgeRulePlan): Record<string, unknown> {
         : { name: rule.header, string_match: { exact: rule.value } },
     );
   }
-  return { prefix: rule.path ?? '/', ...(headers.length > 0 && { headers }) };
+  // The sidecar matches a path prefix on segment boundaries (`/a` matches `/a/b`, not `/ab`):
+  // Envoy's path_separated_prefix, which takes no trailing slash.
+  const path = (rule.path ?? '/').replace(/\/+$/, '');
+  return {
+    ...(path === '' ? { prefix: '/' } : { path_separated_prefix: path }),
+    ...(headers.length > 0 && { headers }),
+  };
 }
 
 function classHeader(plan: MeshPlan, className: string) {
@@ -346,6 +354,7 @@ function httpListener(
   statPrefix: string,
   virtualHosts: readonly Record<string, unknown>[],
   router: Record<string, unknown> = {},
+  connectionManager: Record<string, unknown> = {},
 ) {
   return {
     name,
@@ -358,6 +367,7 @@ function httpListener(
             typed_config: {
               '@type': HCM_TYPE,
               stat_prefix: statPrefix,
+              ...connectionManager,
               route_config: { name, virtual_hosts: virtualHosts },
               http_filters: [
                 {

@@ -256,11 +256,19 @@ function gatewayObject(namespace: string, hosts: readonly string[]): KubernetesO
 /** An edge rule as an Istio match: every condition given must hold (one match entry). */
 function edgeMatch(rule: EdgeRulePlan): Record<string, unknown>[] | undefined {
   const match: Record<string, unknown> = {};
-  if (rule.path !== undefined) match.uri = { prefix: rule.path };
   if (rule.method !== undefined) match.method = { exact: rule.method.toUpperCase() };
   if (rule.header !== undefined) {
     // An empty string match is Istio's "header present".
     match.headers = { [rule.header]: rule.value === undefined ? {} : { exact: rule.value } };
+  }
+  // The sidecar matches a path prefix on segment boundaries (`/a` matches `/a` and `/a/b`, not
+  // `/ab`); Istio's prefix does not, so a path is two match entries (ORed): exact, or prefix + /.
+  const path = rule.path?.replace(/\/+$/, '');
+  if (path !== undefined && path !== '') {
+    return [
+      { uri: { exact: path }, ...match },
+      { uri: { prefix: `${path}/` }, ...match },
+    ];
   }
   return Object.keys(match).length === 0 ? undefined : [match];
 }

@@ -39,7 +39,8 @@ const NETWORKS: readonly [string, NetworkSpec][] = [
 interface Route {
   readonly name: string;
   readonly match: {
-    readonly prefix: string;
+    readonly prefix?: string;
+    readonly path_separated_prefix?: string;
     readonly headers?: readonly {
       readonly name: string;
       readonly string_match?: { readonly exact: string; readonly ignore_case?: boolean };
@@ -69,11 +70,19 @@ function virtualHosts(listener: unknown): VirtualHost[] {
   return config.route_config.virtual_hosts;
 }
 
+/** Envoy's path matches: `prefix` (characters), `path_separated_prefix` (whole segments). */
+function pathMatches(match: Route['match'], path: string): boolean {
+  if (match.prefix !== undefined) return path.startsWith(match.prefix);
+  const prefix = match.path_separated_prefix;
+  if (prefix === undefined) throw new Error('a route with no path match');
+  return path === prefix || path.startsWith(`${prefix}/`);
+}
+
 /** The route Envoy picks for a request to `path` with `headers`: the first whose match holds. */
 function firstMatch(host: VirtualHost, path: string, headers: Record<string, string>): Route {
   const found = host.routes.find(
     (route) =>
-      path.startsWith(route.match.prefix) &&
+      pathMatches(route.match, path) &&
       (route.match.headers ?? []).every((h) => {
         const value = headers[h.name.toLowerCase()];
         if (h.present_match) return value !== undefined;
@@ -314,6 +323,9 @@ describe('difftry mesh envoy: the generated Envoy config', () => {
       return route.request_headers_to_add?.[0]?.header.value;
     };
     expect(classOf('/premium/x', { 'x-priority': 'bronze' })).toBe('gold');
+    expect(classOf('/premium', {})).toBe('gold');
+    // Whole segments, as the sidecar matches: /premiumx is not under /premium.
+    expect(classOf('/premiumx', {})).toBe('bronze');
     expect(classOf('/', { 'x-api-key': 'k1' })).toBe('gold');
     expect(classOf('/', { 'x-api-key': 'k2', 'x-priority': 'gold' })).toBe('bronze');
     // Inside the mesh the caller's class is believed: no stripping, no rewriting.

@@ -269,6 +269,9 @@ describe('difftry mesh istio: the generated Istio config', () => {
       return [route.headers?.request?.set?.['x-priority'], route.retries?.attempts];
     };
     expect(classOf(request({ 'x-priority': 'bronze' }, '/premium/x'))).toEqual(['gold', 4]);
+    expect(classOf(request({}, '/premium'))).toEqual(['gold', 4]);
+    // Whole segments, as the sidecar matches: /premiumx is not under /premium.
+    expect(classOf(request({}, '/premiumx'))).toEqual(['bronze', 0]);
     expect(classOf(request({ 'x-plan': 'gold' }, '/', 'POST'))).toEqual(['gold', 4]);
     expect(classOf(request({ 'x-plan': 'gold' }, '/', 'GET'))).toEqual(['bronze', 0]);
     expect(classOf(request({ 'x-partner': '' }))).toEqual(['gold', 4]);
