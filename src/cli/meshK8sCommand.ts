@@ -23,6 +23,8 @@ export interface MeshK8sOptions extends NetworkSource {
   readonly proxyImage?: string;
   /** The Secret holding the mesh token (key `token`); default `difftry-mesh-token`. */
   readonly tokenSecret?: string;
+  /** The Secret holding the values of `valueEnv` edge rules; default `difftry-edge-keys`. */
+  readonly edgeSecret?: string;
   /** Pods per Deployment; default 1. */
   readonly replicas?: number;
   /** The namespace of every object; default `default`. */
@@ -67,11 +69,16 @@ export async function meshK8sCommand(options: MeshK8sOptions): Promise<string> {
       throw new UsageError(`${flag}: expected an image reference without spaces, got "${image}"`);
     }
   }
-  const tokenSecret = options.tokenSecret;
-  if (tokenSecret !== undefined && (!SECRET_NAME.test(tokenSecret) || tokenSecret.length > 253)) {
-    throw new UsageError(
-      `--token-secret: expected a Secret name (lower-case letters, digits, '-' and '.'), got "${tokenSecret}"`,
-    );
+  const { tokenSecret, edgeSecret } = options;
+  for (const [flag, secret] of [
+    ['--token-secret', tokenSecret],
+    ['--edge-secret', edgeSecret],
+  ] as const) {
+    if (secret !== undefined && (!SECRET_NAME.test(secret) || secret.length > 253)) {
+      throw new UsageError(
+        `${flag}: expected a Secret name (lower-case letters, digits, '-' and '.'), got "${secret}"`,
+      );
+    }
   }
   const namespace = checkNamespace(options.namespace);
   const network = await loadNetwork(options);
@@ -80,6 +87,7 @@ export async function meshK8sCommand(options: MeshK8sOptions): Promise<string> {
     proxyImage: options.proxyImage ?? defaultProxyImage(),
     namespace,
     ...(tokenSecret !== undefined && { tokenSecret }),
+    ...(edgeSecret !== undefined && { edgeSecret }),
     ...(options.replicas !== undefined && { replicas: options.replicas }),
   };
   let names: ReadonlyMap<string, string>;
@@ -95,6 +103,7 @@ export async function meshK8sCommand(options: MeshK8sOptions): Promise<string> {
     `--app-image ${appImage}`,
     ...(options.proxyImage !== undefined ? [`--proxy-image ${options.proxyImage}`] : []),
     ...(tokenSecret !== undefined ? [`--token-secret ${tokenSecret}`] : []),
+    ...(edgeSecret !== undefined ? [`--edge-secret ${edgeSecret}`] : []),
     ...(options.replicas !== undefined ? [`--replicas ${options.replicas}`] : []),
     ...(options.namespace !== undefined ? [`--namespace ${namespace}`] : []),
   ]);
@@ -153,6 +162,10 @@ export function registerMeshK8sCommand(mesh: Command): void {
     .option(
       '--token-secret <name>',
       'the Secret holding the mesh token under the key token (default difftry-mesh-token)',
+    )
+    .option(
+      '--edge-secret <name>',
+      'the Secret holding the values of edge rules with valueEnv, one key per variable (default difftry-edge-keys)',
     )
     .addOption(
       new Option('--replicas <n>', 'pods per Deployment (default 1)').argParser(

@@ -58,6 +58,12 @@ export interface KubernetesOptions {
    */
   readonly tokenSecret?: string;
   /**
+   * The Secret holding the values of edge rules that name an environment variable
+   * (`valueEnv`), one key per variable (referenced, never generated).
+   * @default 'difftry-edge-keys'
+   */
+  readonly edgeSecret?: string;
+  /**
    * The environment variable the sidecar reads the mesh token from.
    * @default 'DIFFTRY_MESH_TOKEN'
    */
@@ -75,8 +81,8 @@ export interface KubernetesOptions {
   readonly ports?: PodPorts;
   /**
    * The edge rules of every service with external arrivals (as {@link sidecarsFromNetwork}
-   * takes them); default none, so every external request gets the default class.
-   * @default none
+   * takes them), over the network file's `edge.rules`.
+   * @default the network file's
    */
   readonly edgeRules?: readonly EdgeRuleConfig[];
 }
@@ -113,6 +119,7 @@ interface ResolvedOptions {
   readonly appImage: string;
   readonly proxyImage: string;
   readonly tokenSecret: string;
+  readonly edgeSecret: string;
   readonly tokenEnv: string;
   readonly replicas: number;
   readonly clusterDomain: string;
@@ -149,10 +156,16 @@ function resolveOptions(options: KubernetesOptions): ResolvedOptions {
     }
   }
   const tokenSecret = options.tokenSecret ?? 'difftry-mesh-token';
-  if (!SUBDOMAIN.test(tokenSecret) || tokenSecret.length > 253) {
-    throw new RangeError(
-      `tokenSecret should be a Secret name (lower-case letters, digits, '-' and '.'), got ${JSON.stringify(tokenSecret)}`,
-    );
+  const edgeSecret = options.edgeSecret ?? 'difftry-edge-keys';
+  for (const [name, secret] of [
+    ['tokenSecret', tokenSecret],
+    ['edgeSecret', edgeSecret],
+  ] as const) {
+    if (!SUBDOMAIN.test(secret) || secret.length > 253) {
+      throw new RangeError(
+        `${name} should be a Secret name (lower-case letters, digits, '-' and '.'), got ${JSON.stringify(secret)}`,
+      );
+    }
   }
   const namespace = options.namespace ?? 'default';
   if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(namespace) || namespace.length > 63) {
@@ -175,6 +188,7 @@ function resolveOptions(options: KubernetesOptions): ResolvedOptions {
     appImage: options.appImage,
     proxyImage: options.proxyImage,
     tokenSecret,
+    edgeSecret,
     tokenEnv: options.tokenEnv ?? 'DIFFTRY_MESH_TOKEN',
     replicas,
     clusterDomain,
@@ -261,24 +275,43 @@ export function kubernetesManifest(network: NetworkSpec, options: KubernetesOpti
     const text = stringify(config);
     return [
       configMap(name, text, resolved),
-      deployment(name, text, resolved),
+      deployment(name, text, edgeKeyEnvs(config), resolved),
       service(name, resolved),
     ];
   });
-  return { objects, limits: kubernetesLimits(resolved) };
+  return { objects, limits: kubernetesLimits(resolved, configs) };
+}
+
+/** The environment variables a sidecar's edge rules read their values from, in rule order. */
+function edgeKeyEnvs(config: SidecarConfigInput): string[] {
+  const rules = config.inbound?.edge?.rules ?? [];
+  return [
+    ...new Set(rules.flatMap((rule) => (rule.valueEnv === undefined ? [] : [rule.valueEnv]))),
+  ];
 }
 
 /** What these manifests do not do, in the words of the file headers and docs/kubernetes.md. */
-function kubernetesLimits(options: ResolvedOptions): string[] {
+function kubernetesLimits(
+  options: ResolvedOptions,
+  configs: readonly SidecarConfigInput[],
+): string[] {
   const { ports } = options;
+  const edges = configs.filter((config) => config.inbound?.edge !== undefined);
+  const ruled = edges.some((config) => (config.inbound?.edge?.rules?.length ?? 0) > 0);
+  const keyEnvs = [...new Set(configs.flatMap(edgeKeyEnvs))];
   return [
     `The application must call its upstreams through the sidecar's outbound listener, http://127.0.0.1:${ports.outbound} (path /SERVICE/... or Host: SERVICE); nothing captures traffic (no iptables), so a call straight to another Service skips DiffTry's retries and arrives untrusted, as the default class.`,
     `The application must listen on 127.0.0.1:${ports.app} only; no NetworkPolicy is generated, so a port it opens on the pod's IP is reachable around the sidecar's admission.`,
     'Admission is per pod: each replica admits its own c and m, so a Deployment of N replicas runs N·c requests at once and holds N·m; the model is one replica.',
-    options.edgeRules === undefined || options.edgeRules.length === 0
-      ? 'The edge services have no edge rules: every external request gets the default class (kubernetesManifest takes edgeRules; the command writes none). No Ingress is generated: point yours at the edge Service.'
-      : 'No Ingress is generated: point yours at the edge Service, whose sidecar classifies external requests by the edge rules.',
+    ruled || edges.length === 0
+      ? 'No Ingress is generated: point yours at the edge Service, whose sidecar classifies external requests by the edge rules.'
+      : "The network file has no edge rules: every external request gets the edge's default class (write an edge section). No Ingress is generated: point yours at the edge Service.",
     `The mesh token Secret (${options.tokenSecret}, key token) is referenced, not generated; pods wait in CreateContainerConfigError until it exists.`,
+    ...(keyEnvs.length > 0
+      ? [
+          `The edge rules' values come from the Secret ${options.edgeSecret} (keys ${keyEnvs.join(', ')}, each a comma-separated list), referenced, not generated.`,
+        ]
+      : []),
     'The two containers start together: calls the application makes before the sidecar listens are refused (Kubernetes native sidecars would order them; not generated), and readiness checks the sidecar only, not the application.',
     'HTTP/1.1 only, in clear: the mesh token travels unencrypted between pods (run mTLS underneath where that matters).',
   ];
@@ -293,7 +326,12 @@ function configMap(name: string, text: string, options: ResolvedOptions): Kubern
   };
 }
 
-function deployment(name: string, configText: string, options: ResolvedOptions): KubernetesObject {
+function deployment(
+  name: string,
+  configText: string,
+  keyEnvs: readonly string[],
+  options: ResolvedOptions,
+): KubernetesObject {
   const { ports } = options;
   const meta = objectMeta(name, options.namespace, { app: name });
   const app = {
@@ -317,6 +355,11 @@ function deployment(name: string, configText: string, options: ResolvedOptions):
         name: options.tokenEnv,
         valueFrom: { secretKeyRef: { name: options.tokenSecret, key: 'token' } },
       },
+      // Edge rules on secret values (valueEnv): from a Secret too, never a literal.
+      ...keyEnvs.map((env) => ({
+        name: env,
+        valueFrom: { secretKeyRef: { name: options.edgeSecret, key: env } },
+      })),
     ],
     volumeMounts: [{ name: CONFIG_VOLUME, mountPath: SIDECAR_CONFIG_DIR, readOnly: true }],
     readinessProbe: {

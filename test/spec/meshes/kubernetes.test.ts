@@ -336,6 +336,44 @@ describe('difftry mesh k8s: the generated manifests', () => {
     expect(manifest.limits.join(' ')).toMatch(/127\.0\.0\.1:9000/);
   });
 
+  it('gives edge rules on secret values their variables from a Secret, never a literal', () => {
+    const network = parseNetwork(
+      [
+        'classes: [{ name: gold, retries: 3 }, { name: bronze, retries: 1 }]',
+        'services:',
+        '  - { name: web, capacity: 10, queue: 8, arrivals: { gold: 1 }, calls: [{ to: db }] }',
+        '  - { name: db, capacity: 10, queue: 4 }',
+        'edge:',
+        '  rules:',
+        '    - { header: x-api-key, valueEnv: GOLD_KEYS, class: gold }',
+        '    - { header: x-partner, valueEnv: GOLD_KEYS, class: gold }',
+        '    - { path: /admin, class: gold }',
+      ].join('\n'),
+      'keys.yaml',
+    );
+    const manifest = kubernetesManifest(network, { ...OPTIONS, edgeSecret: 'shop-keys' });
+    const world = cluster(manifest.objects);
+    const web = podOf(world, world.deployments.get('web')?.spec as DeploymentSpec);
+    // The config names the variable; the pod takes it (once) from the Secret.
+    expect(web.config.inbound?.edge?.rules[0]?.valueEnv).toBe('GOLD_KEYS');
+    expect(web.proxy.env?.filter((v) => v.name === 'GOLD_KEYS')).toEqual([
+      { name: 'GOLD_KEYS', valueFrom: { secretKeyRef: { name: 'shop-keys', key: 'GOLD_KEYS' } } },
+    ]);
+    const db = podOf(world, world.deployments.get('db')?.spec as DeploymentSpec);
+    expect(db.proxy.env?.map((v) => v.name)).toEqual(['DIFFTRY_MESH_TOKEN']);
+    expect(manifest.limits).toContain(
+      "The edge rules' values come from the Secret shop-keys (keys GOLD_KEYS, each a comma-separated list), referenced, not generated.",
+    );
+    for (const object of manifest.objects) expect(kubernetesProblems(object)).toEqual([]);
+    // Without edge rules, the limits say every external request gets the default class.
+    expect(kubernetesManifest(example('hotel'), OPTIONS).limits.join(' ')).toMatch(
+      /no edge rules: every external request gets the edge's default class/,
+    );
+    expect(kubernetesManifest(example('hotel-calls'), OPTIONS).limits.join(' ')).not.toMatch(
+      /no edge rules/,
+    );
+  });
+
   it('names objects by their Kubernetes names and refuses bad options and clashing names', () => {
     const network = parseNetwork(
       [
