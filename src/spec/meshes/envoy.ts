@@ -194,8 +194,8 @@ export const GRPC_MAX_ATTEMPTS = 5;
 
 /**
  * What a plan asks of Envoy that some data planes of the same config cannot give, one sentence
- * each (for the generated files' comments): today, the classes whose retry limit somewhere is
- * above what proxyless gRPC clients allow over xDS.
+ * each (for the generated files' comments): the classes whose retry limit somewhere is above
+ * what proxyless gRPC clients allow over xDS, and the edge rules on secret values, left out.
  */
 export function envoyLimits(plan: MeshPlan): string[] {
   const capped = new Map<string, number>();
@@ -206,10 +206,19 @@ export function envoyLimits(plan: MeshPlan): string[] {
       }
     }
   }
-  return [...capped].map(
+  const grpc = [...capped].map(
     ([className, k]) =>
       `gRPC clients served this over xDS make at most ${GRPC_MAX_ATTEMPTS} attempts: class ${className} (k up to ${k}) gets ${GRPC_MAX_ATTEMPTS - 1} retries there; Envoy itself makes all ${k}.`,
   );
+  const secrets = plan.services.flatMap((service) => {
+    const skipped = service.edgeRules.filter((rule) => rule.valueEnv !== undefined);
+    return skipped.length === 0
+      ? []
+      : [
+          `${service.name}: the edge rules on secret values (${skipped.map((r) => `$${r.valueEnv}`).join(', ')}) are left out (a static config cannot read them), so those requests get another rule's class or the edge's default.`,
+        ];
+  });
+  return [...grpc, ...secrets];
 }
 
 /** The cluster of one class's calls to `upstream`, with per-class budgets: `geo.high`. */

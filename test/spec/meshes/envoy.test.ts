@@ -260,7 +260,7 @@ describe('difftry mesh envoy: the generated Envoy config', () => {
     },
   );
 
-  it('names the classes whose limit proxyless gRPC would cap at 5 attempts', () => {
+  it('names the classes gRPC would cap at 5 attempts, and the edge rules left out', () => {
     // hotelReservation: high has k = 5 at every hop (6 attempts), low k = 1.
     expect(envoyLimits(meshPlan(example('hotel')))).toEqual([
       'gRPC clients served this over xDS make at most 5 attempts: class high (k up to 5) gets 4 retries there; Envoy itself makes all 5.',
@@ -277,6 +277,15 @@ describe('difftry mesh envoy: the generated Envoy config', () => {
     expect(envoyLimits(meshPlan(small))).toEqual([
       'gRPC clients served this over xDS make at most 5 attempts: class bronze (k up to 7) gets 4 retries there; Envoy itself makes all 7.',
     ]);
+    const keyed = meshPlan(small, {
+      edgeRules: [
+        { header: 'x-api-key', valueEnv: 'GOLD_KEYS', class: 'gold' },
+        { path: '/gold', class: 'gold' },
+      ],
+    });
+    expect(envoyLimits(keyed)).toContain(
+      "web: the edge rules on secret values ($GOLD_KEYS) are left out (a static config cannot read them), so those requests get another rule's class or the edge's default.",
+    );
   });
 
   it('refuses a budget for a class the network lacks, or out of range', () => {
