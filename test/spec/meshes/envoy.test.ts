@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { builtinExample } from '../../../src/spec/examples.js';
-import { generateNetwork, type NetworkKind } from '../../../src/spec/generators/generateNetwork.js';
 import {
   classCluster,
   envoyBackOff,
@@ -10,31 +8,11 @@ import {
 } from '../../../src/spec/meshes/envoy.js';
 import { type MeshPlan, meshPlan } from '../../../src/spec/meshes/meshPlan.js';
 import { parseNetwork } from '../../../src/spec/parseNetwork.js';
-import type { NetworkSpec } from '../../../src/spec/schema.js';
 import { parseEnvoy } from './envoySchema.js';
+import { example, NETWORKS } from './meshNetworks.js';
 
 // The generated Envoy config, checked two ways: strictly against Envoy's own protos, and by what
 // Envoy would do with it — the route a request matches first, for every service and class.
-
-const example = (name: 'hotel' | 'hotel-calls'): NetworkSpec => {
-  const { text, fileName } = builtinExample(name);
-  return parseNetwork(text, fileName);
-};
-
-/** hotelReservation in both forms, and 20 generated networks of every kind and both forms. */
-const NETWORKS: readonly [string, NetworkSpec][] = [
-  ['hotel', example('hotel')],
-  ['hotel-calls', example('hotel-calls')],
-  ...Array.from({ length: 20 }, (_, i): [string, NetworkSpec] => {
-    const kind = (['mubench', 'dgg', 'cyclic'] as const)[i % 3] as NetworkKind;
-    const form = kind === 'cyclic' || i % 2 === 0 ? 'routes' : 'calls';
-    const services = kind === 'dgg' ? 5 : 6 + (i % 5);
-    return [
-      `${kind}-${form}-${i}`,
-      generateNetwork(kind, { services, classes: 2 + (i % 3), seed: 100 + i, form }),
-    ];
-  }),
-];
 
 interface Route {
   readonly name: string;

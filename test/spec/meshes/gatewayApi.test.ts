@@ -1,8 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type EdgeRule, edgeClassifier } from '../../../src/mesh/edgeRules.js';
-import { builtinExample } from '../../../src/spec/examples.js';
-import { generateNetwork, type NetworkKind } from '../../../src/spec/generators/generateNetwork.js';
 import { gatewayDuration } from '../../../src/spec/meshes/durations.js';
 import {
   DEFAULT_GATEWAY,
@@ -13,7 +11,6 @@ import { compileEdgeRules } from '../../../src/spec/meshes/httpRoutes.js';
 import { kubernetesNames } from '../../../src/spec/meshes/kubernetesNames.js';
 import { type ClassHop, type MeshPlan, meshPlan } from '../../../src/spec/meshes/meshPlan.js';
 import { parseNetwork } from '../../../src/spec/parseNetwork.js';
-import type { NetworkSpec } from '../../../src/spec/schema.js';
 import type { EdgeRuleConfig } from '../../../src/spec/sidecarSchema.js';
 import {
   type HttpRequest,
@@ -24,30 +21,11 @@ import {
   selectRule,
 } from './httpRouteMatch.js';
 import { kubernetesProblems } from './kubernetesSchema.js';
+import { NETWORKS } from './meshNetworks.js';
 
 // The generated Gateway API objects, checked two ways: strictly against the CRDs' schemas, and by
 // what a Gateway API implementation would do with them — the rule each request takes under the
 // API's precedence (test/spec/meshes/httpRouteMatch.ts), for every service, upstream and class.
-
-const example = (name: 'hotel' | 'hotel-calls'): NetworkSpec => {
-  const { text, fileName } = builtinExample(name);
-  return parseNetwork(text, fileName);
-};
-
-/** hotelReservation in both forms, and 20 generated networks of every kind and both forms. */
-const NETWORKS: readonly [string, NetworkSpec][] = [
-  ['hotel', example('hotel')],
-  ['hotel-calls', example('hotel-calls')],
-  ...Array.from({ length: 20 }, (_, i): [string, NetworkSpec] => {
-    const kind = (['mubench', 'dgg', 'cyclic'] as const)[i % 3] as NetworkKind;
-    const form = kind === 'cyclic' || i % 2 === 0 ? 'routes' : 'calls';
-    const services = kind === 'dgg' ? 5 : 6 + (i % 5);
-    return [
-      `${kind}-${form}-${i}`,
-      generateNetwork(kind, { services, classes: 2 + (i % 3), seed: 100 + i, form }),
-    ];
-  }),
-];
 
 const request = (headers: Record<string, string>, path = '/any/path'): HttpRequest => ({
   path,

@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { builtinExample } from '../../../src/spec/examples.js';
-import { generateNetwork, type NetworkKind } from '../../../src/spec/generators/generateNetwork.js';
 import {
   classHeaderMatch,
   DEFAULT_GATEWAY,
@@ -12,31 +10,11 @@ import { kubernetesNames } from '../../../src/spec/meshes/kubernetesNames.js';
 import type { KubernetesObject } from '../../../src/spec/meshes/kubernetesObject.js';
 import { type MeshPlan, meshPlan } from '../../../src/spec/meshes/meshPlan.js';
 import { parseNetwork } from '../../../src/spec/parseNetwork.js';
-import type { NetworkSpec } from '../../../src/spec/schema.js';
 import { kubernetesProblems } from './kubernetesSchema.js';
+import { example, NETWORKS } from './meshNetworks.js';
 
 // The generated Istio config, checked two ways: strictly against Istio's CRD schemas, and by what
 // Istio would do with it — the http route a request matches first, for every service and class.
-
-const example = (name: 'hotel' | 'hotel-calls'): NetworkSpec => {
-  const { text, fileName } = builtinExample(name);
-  return parseNetwork(text, fileName);
-};
-
-/** hotelReservation in both forms, and 20 generated networks of every kind and both forms. */
-const NETWORKS: readonly [string, NetworkSpec][] = [
-  ['hotel', example('hotel')],
-  ['hotel-calls', example('hotel-calls')],
-  ...Array.from({ length: 20 }, (_, i): [string, NetworkSpec] => {
-    const kind = (['mubench', 'dgg', 'cyclic'] as const)[i % 3] as NetworkKind;
-    const form = kind === 'cyclic' || i % 2 === 0 ? 'routes' : 'calls';
-    const services = kind === 'dgg' ? 5 : 6 + (i % 5);
-    return [
-      `${kind}-${form}-${i}`,
-      generateNetwork(kind, { services, classes: 2 + (i % 3), seed: 100 + i, form }),
-    ];
-  }),
-];
 
 interface StringMatch {
   readonly exact?: string;

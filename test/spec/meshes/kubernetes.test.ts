@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { upstreamRouter } from '../../../src/mesh/upstreamRouting.js';
 import { retryPolicy } from '../../../src/policy/retry/RetryPolicy.js';
-import { builtinExample } from '../../../src/spec/examples.js';
-import { generateNetwork, type NetworkKind } from '../../../src/spec/generators/generateNetwork.js';
 import {
   APP_CONTAINER,
   CONFIG_HASH_ANNOTATION,
@@ -22,32 +20,13 @@ import {
   type UpstreamConfig,
 } from '../../../src/spec/sidecarSchema.js';
 import { kubernetesProblems } from './kubernetesSchema.js';
+import { example, NETWORKS } from './meshNetworks.js';
 
 // The generated Deployments, ConfigMaps and Services, checked two ways: strictly against the
 // Kubernetes schemas, and by what the cluster and the sidecar would do with them — which Service
 // an upstream URL reaches, which pod and port that Service selects, and the retries the sidecar
 // of each pod gives each class on each hop, read from its own config with its own router and
 // class resolution.
-
-const example = (name: 'hotel' | 'hotel-calls'): NetworkSpec => {
-  const { text, fileName } = builtinExample(name);
-  return parseNetwork(text, fileName);
-};
-
-/** hotelReservation in both forms, and 20 generated networks of every kind and both forms. */
-const NETWORKS: readonly [string, NetworkSpec][] = [
-  ['hotel', example('hotel')],
-  ['hotel-calls', example('hotel-calls')],
-  ...Array.from({ length: 20 }, (_, i): [string, NetworkSpec] => {
-    const kind = (['mubench', 'dgg', 'cyclic'] as const)[i % 3] as NetworkKind;
-    const form = kind === 'cyclic' || i % 2 === 0 ? 'routes' : 'calls';
-    const services = kind === 'dgg' ? 5 : 6 + (i % 5);
-    return [
-      `${kind}-${form}-${i}`,
-      generateNetwork(kind, { services, classes: 2 + (i % 3), seed: 100 + i, form }),
-    ];
-  }),
-];
 
 const OPTIONS = {
   appImage: 'registry.example/hotel/{service}:1.0',

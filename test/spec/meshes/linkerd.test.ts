@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { builtinExample } from '../../../src/spec/examples.js';
-import { generateNetwork, type NetworkKind } from '../../../src/spec/generators/generateNetwork.js';
 import { gatewayDuration } from '../../../src/spec/meshes/durations.js';
 import { kubernetesNames } from '../../../src/spec/meshes/kubernetesNames.js';
 import { linkerdManifest, linkerdRetryAnnotations } from '../../../src/spec/meshes/linkerd.js';
 import { type ClassHop, type MeshPlan, meshPlan } from '../../../src/spec/meshes/meshPlan.js';
 import { parseNetwork } from '../../../src/spec/parseNetwork.js';
-import type { NetworkSpec } from '../../../src/spec/schema.js';
 import {
   type HttpRequest,
   type HttpRouteDoc,
@@ -16,31 +13,12 @@ import {
   selectRule,
 } from './httpRouteMatch.js';
 import { kubernetesProblems } from './kubernetesSchema.js';
+import { example, NETWORKS } from './meshNetworks.js';
 
 // The generated Linkerd routes, checked two ways: strictly against the Gateway API CRDs' schemas,
 // and by what Linkerd would do with them — the route each request takes under Gateway API
 // precedence across the routes of a Service (test/spec/meshes/httpRouteMatch.ts), and the retry
 // policy Linkerd's policy controller reads from that route's annotations (below).
-
-const example = (name: 'hotel' | 'hotel-calls'): NetworkSpec => {
-  const { text, fileName } = builtinExample(name);
-  return parseNetwork(text, fileName);
-};
-
-/** hotelReservation in both forms, and 20 generated networks of every kind and both forms. */
-const NETWORKS: readonly [string, NetworkSpec][] = [
-  ['hotel', example('hotel')],
-  ['hotel-calls', example('hotel-calls')],
-  ...Array.from({ length: 20 }, (_, i): [string, NetworkSpec] => {
-    const kind = (['mubench', 'dgg', 'cyclic'] as const)[i % 3] as NetworkKind;
-    const form = kind === 'cyclic' || i % 2 === 0 ? 'routes' : 'calls';
-    const services = kind === 'dgg' ? 5 : 6 + (i % 5);
-    return [
-      `${kind}-${form}-${i}`,
-      generateNetwork(kind, { services, classes: 2 + (i % 3), seed: 100 + i, form }),
-    ];
-  }),
-];
 
 interface LinkerdRetry {
   readonly limit: number;
