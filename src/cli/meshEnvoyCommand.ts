@@ -2,9 +2,10 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
 import { type EnvoyClassBudget, envoyLimits, envoySidecars } from '../spec/meshes/envoy.js';
+import { kubernetesNames } from '../spec/meshes/kubernetesNames.js';
 import { meshPlan } from '../spec/meshes/meshPlan.js';
 import { integerIn, loadNetwork, type NetworkSource } from './input.js';
-import { fileStem, generatedBy, writeGeneratedFiles } from './meshFiles.js';
+import { checkNamespace, fileStem, generatedBy, writeGeneratedFiles } from './meshFiles.js';
 import { UsageError } from './UsageError.js';
 
 /** Options of `difftry mesh envoy`. */
@@ -17,6 +18,8 @@ export interface MeshEnvoyOptions extends NetworkSource {
   readonly retryBudget?: string;
   /** `--retry-budget-min N`: retries always allowed per class cluster (Envoy's default 3). */
   readonly retryBudgetMin?: number;
+  /** Reach each upstream at its Kubernetes Service in this namespace (`B.NS.svc.cluster.local`). */
+  readonly namespace?: string;
 }
 
 /**
@@ -81,13 +84,27 @@ export async function meshEnvoyCommand(options: MeshEnvoyOptions): Promise<strin
       ? undefined
       : parseClassBudgets(options.retryBudget, plan.classes, options.retryBudgetMin);
   const command = generatedBy('envoy', options, [
+    ...(options.namespace !== undefined ? [`--namespace ${options.namespace}`] : []),
     ...(options.retryBudget !== undefined ? [`--retry-budget ${options.retryBudget}`] : []),
     ...(options.retryBudgetMin !== undefined
       ? [`--retry-budget-min ${options.retryBudgetMin}`]
       : []),
   ]);
+  let upstreamHost: ((service: string) => string) | undefined;
+  if (options.namespace !== undefined) {
+    const namespace = checkNamespace(options.namespace);
+    let names: ReadonlyMap<string, string>;
+    try {
+      names = kubernetesNames(plan);
+    } catch (error) {
+      if (error instanceof RangeError) throw new UsageError(error.message, { cause: error });
+      throw error;
+    }
+    upstreamHost = (service) => `${names.get(service)}.${namespace}.svc.cluster.local`;
+  }
   const sidecars = envoySidecars(plan, {
     ...(classBudgets !== undefined && { classBudgets }),
+    ...(upstreamHost !== undefined && { upstreamHost }),
   }).map((sidecar) => ({
     ...sidecar,
     xds: {
@@ -156,6 +173,10 @@ export function registerMeshEnvoyCommand(mesh: Command): void {
       '--retry-budget-min <n>',
       'retries always allowed per class cluster (Envoy default 3)',
       integerIn('--retry-budget-min', 0, 4_294_967_295),
+    )
+    .option(
+      '--namespace <ns>',
+      'reach each upstream at its Kubernetes Service in this namespace (NAME.NS.svc.cluster.local)',
     )
     .option('--json', 'one JSON document instead of YAML')
     .addHelpText(

@@ -54,6 +54,12 @@ export interface EnvoyOptions {
    * upstream.
    */
   readonly classBudgets?: Readonly<Record<string, EnvoyClassBudget>>;
+  /**
+   * The DNS name each upstream's cluster resolves, by its network name: on Kubernetes its
+   * Service, `NAME.NAMESPACE.svc.cluster.local`.
+   * @default the upstream's network name
+   */
+  readonly upstreamHost?: (service: string) => string;
 }
 
 /** One service's sidecar Envoy: a bootstrap with static resources, and the same as xDS. */
@@ -102,6 +108,7 @@ export function envoySidecars(plan: MeshPlan, options: EnvoyOptions = {}): Envoy
   const ports = options.ports ?? {};
   const budgets = options.classBudgets;
   if (budgets !== undefined) checkClassBudgets(plan, budgets);
+  const hostOf = options.upstreamHost ?? ((service: string) => service);
   const resolved = {
     inbound: ports.inbound ?? 15_006,
     outbound: ports.outbound ?? 15_001,
@@ -117,11 +124,18 @@ export function envoySidecars(plan: MeshPlan, options: EnvoyOptions = {}): Envoy
       localAppCluster(service, resolved.app),
       ...service.upstreams.flatMap((upstream) =>
         budgets === undefined
-          ? [upstreamCluster(upstream.service, upstream.service, resolved.upstream, undefined)]
+          ? [
+              upstreamCluster(
+                upstream.service,
+                hostOf(upstream.service),
+                resolved.upstream,
+                undefined,
+              ),
+            ]
           : plan.classes.map((className) =>
               upstreamCluster(
                 classCluster(upstream.service, className),
-                upstream.service,
+                hostOf(upstream.service),
                 resolved.upstream,
                 budgets[className],
               ),
