@@ -1,12 +1,11 @@
 import { join } from 'node:path';
 import { type Command, Option } from 'commander';
-import { stringify } from 'yaml';
 import { checkSidecarConfig } from '../spec/parseSidecarConfig.js';
 import type { SidecarConfigInput } from '../spec/sidecarSchema.js';
 import { sidecarsFromNetwork } from '../spec/sidecarsFromNetwork.js';
 import { integerIn, loadNetwork, type NetworkSource } from './input.js';
 import { registerMeshEnvoyCommand } from './meshEnvoyCommand.js';
-import { fileStem } from './meshFiles.js';
+import { fileStem, meshYaml } from './meshFiles.js';
 import { registerMeshGatewayApiCommand } from './meshGatewayApiCommand.js';
 import { registerMeshIstioCommand } from './meshIstioCommand.js';
 import { registerMeshK8sCommand } from './meshK8sCommand.js';
@@ -60,7 +59,7 @@ export async function meshSidecarsCommand(options: MeshSidecarsOptions): Promise
   const render = (config: SidecarConfigInput) =>
     options.json
       ? `${JSON.stringify(config, null, 2)}\n`
-      : `# difftry sidecar of ${config.service} (difftry proxy --config FILE; see docs/mesh.md)\n${stringify(config)}`;
+      : `# difftry sidecar of ${config.service} (difftry proxy --config FILE; see docs/mesh.md)\n${meshYaml(config)}`;
   if (options.out === undefined) {
     if (options.json) {
       const sidecars = Object.fromEntries(configs.map((config) => [config.service, config]));

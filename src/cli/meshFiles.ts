@@ -65,7 +65,15 @@ export async function writeGeneratedFiles(
  */
 export function yamlStream(comments: readonly string[], documents: readonly unknown[]): string {
   const head = comments.map((line) => (line === '' ? '#' : `# ${line}`)).join('\n');
-  return `${head}\n${documents.map((doc) => stringify(doc)).join('---\n')}`;
+  return `${head}\n${documents.map(meshYaml).join('---\n')}`;
+}
+
+/**
+ * One generated document as YAML, every shared object written out in full: no `&a1`/`*a1`
+ * anchors, which some Kubernetes tools refuse and every reader has to resolve.
+ */
+export function meshYaml(document: unknown): string {
+  return stringify(document, { aliasDuplicateObjects: false });
 }
 
 /** The namespace a Kubernetes-facing command writes into (an RFC 1123 label), `default` if none. */

@@ -31,6 +31,8 @@ describe('difftry mesh: golden files', () => {
     const text = await run();
     // Twice the same: nothing depends on time, order of a map or the machine.
     expect(await run()).toBe(text);
+    // Every object written out: no YAML anchors or aliases (&a1, *a1).
+    expect(text).not.toMatch(/(^|\s)[&*]a\d+(\s|$)/m);
     await expect(text).toMatchFileSnapshot(`golden/shop.${mesh}.yaml`);
   });
 });

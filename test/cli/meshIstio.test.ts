@@ -188,6 +188,8 @@ describe('difftry mesh istio', () => {
               - headers:
                   x-priority:
                     regex: (?i)^gold$
+                method:
+                  regex: ^(GET|HEAD|OPTIONS|TRACE|PUT|DELETE)$
             route:
               - destination:
                   host: db
@@ -197,7 +199,35 @@ describe('difftry mesh istio', () => {
               attempts: 3
               retryOn: connect-failure,reset,refused-stream,retriable-status-codes,503,429
               backoff: 0.2s
+          - name: db-gold-other-methods
+            match:
+              - headers:
+                  x-priority:
+                    regex: (?i)^gold$
+            route:
+              - destination:
+                  host: db
+                  port:
+                    number: 80
+            retries:
+              attempts: 0
           - name: db-bronze
+            match:
+              - headers:
+                  x-priority:
+                    regex: (?i)^bronze$
+                method:
+                  regex: ^(GET|HEAD|OPTIONS|TRACE|PUT|DELETE)$
+            route:
+              - destination:
+                  host: db
+                  port:
+                    number: 80
+            retries:
+              attempts: 1
+              retryOn: connect-failure,reset,refused-stream,retriable-status-codes,503,429
+              backoff: 0.2s
+          - name: db-bronze-other-methods
             match:
               - headers:
                   x-priority:
@@ -208,10 +238,11 @@ describe('difftry mesh istio', () => {
                   port:
                     number: 80
             retries:
-              attempts: 1
-              retryOn: connect-failure,reset,refused-stream,retriable-status-codes,503,429
-              backoff: 0.2s
+              attempts: 0
           - name: db-unclassified
+            match:
+              - method:
+                  regex: ^(GET|HEAD|OPTIONS|TRACE|PUT|DELETE)$
             headers:
               request:
                 set:
@@ -225,6 +256,18 @@ describe('difftry mesh istio', () => {
               attempts: 1
               retryOn: connect-failure,reset,refused-stream,retriable-status-codes,503,429
               backoff: 0.2s
+          - name: db-unclassified-other-methods
+            headers:
+              request:
+                set:
+                  x-priority: bronze
+            route:
+              - destination:
+                  host: db
+                  port:
+                    number: 80
+            retries:
+              attempts: 0
       ---
       apiVersion: networking.istio.io/v1
       kind: DestinationRule
@@ -296,6 +339,9 @@ describe('difftry mesh istio', () => {
           - difftry-gateway
         http:
           - name: edge-default
+            match:
+              - method:
+                  regex: ^(GET|HEAD|OPTIONS|TRACE|PUT|DELETE)$
             headers:
               request:
                 remove:
@@ -311,6 +357,20 @@ describe('difftry mesh istio', () => {
               attempts: 1
               retryOn: connect-failure,reset,refused-stream,retriable-status-codes,503,429
               backoff: 0.2s
+          - name: edge-default-other-methods
+            headers:
+              request:
+                remove:
+                  - x-priority
+                set:
+                  x-priority: bronze
+            route:
+              - destination:
+                  host: web
+                  port:
+                    number: 80
+            retries:
+              attempts: 0
       "
     `);
   });

@@ -146,7 +146,8 @@ export interface RetryPolicy {
   decide(context: RetryContext): RetryDecision;
 }
 
-const IDEMPOTENT = ['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE'];
+/** The methods a policy retries by default: the idempotent ones (RFC 9110 §9.2.2). */
+export const IDEMPOTENT_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE'];
 const DEFAULT_STATUSES = [503, 429];
 const DEFAULT_ERROR_CODES = ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'];
 const DEFAULT_GRPC_CODES = [GRPC_STATUS.UNAVAILABLE, GRPC_STATUS.RESOURCE_EXHAUSTED];
@@ -203,7 +204,7 @@ export function retryPolicy(options: RetryPolicyOptions): RetryPolicy {
   const errorCodes = new Set(options.retryOn?.errorCodes ?? DEFAULT_ERROR_CODES);
   const grpcCodes = new Set(options.retryOn?.grpcCodes ?? DEFAULT_GRPC_CODES);
   const retryTimeouts = options.retryOn?.timeouts ?? true;
-  const methods = new Set((options.methods ?? IDEMPOTENT).map((m) => m.toUpperCase()));
+  const methods = new Set((options.methods ?? IDEMPOTENT_METHODS).map((m) => m.toUpperCase()));
   const backoffs = new Map<string, Backoff>(
     table.names.map((name) => [
       name,

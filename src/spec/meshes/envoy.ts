@@ -235,6 +235,12 @@ export function envoyLimits(plan: MeshPlan): string[] {
   return [...grpc, ...secrets];
 }
 
+/** A whole-value RE2 regex of the retried methods: `^(GET|HEAD|…)$`. */
+export function methodRegex(plan: MeshPlan): string {
+  const escaped = plan.retryMethods.map((m) => m.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&'));
+  return `^(${escaped.join('|')})$`;
+}
+
 /** The cluster of one class's calls to `upstream`, with per-class budgets: `geo.high`. */
 export function classCluster(upstream: string, className: string): string {
   return `${upstream}.${className}`;
@@ -267,33 +273,52 @@ function checkClassBudgets(plan: MeshPlan, budgets: Readonly<Record<string, Envo
 function outboundListener(plan: MeshPlan, service: ServicePlan, port: number, perClass: boolean) {
   const clusterOf = (upstream: string, className: string) =>
     perClass ? classCluster(upstream, className) : upstream;
+  // Each class (then the unclassified) has two routes: its retried methods with its retries,
+  // then every other method with none (the sidecar never retries a POST), same class, timeout.
+  const retried = { name: ':method', string_match: { safe_regex: { regex: methodRegex(plan) } } };
+  const routesOf = (
+    upstream: string,
+    hop: ClassHop,
+    name: string,
+    match: Record<string, unknown>[],
+    extra: Record<string, unknown>,
+  ) => [
+    {
+      name,
+      match: { prefix: '/', headers: [...match, retried] },
+      ...extra,
+      route: {
+        cluster: clusterOf(upstream, hop.className),
+        retry_policy: envoyRetryPolicy(plan, hop),
+      },
+    },
+    {
+      name: `${name}-other-methods`,
+      match: { prefix: '/', ...(match.length > 0 && { headers: match }) },
+      ...extra,
+      route: {
+        cluster: clusterOf(upstream, hop.className),
+        retry_policy: envoyRetryPolicy(plan, { ...hop, retries: 0 }),
+      },
+    },
+  ];
   const virtualHosts = service.upstreams.map((upstream) => ({
     name: upstream.service,
     domains: [upstream.service, `${upstream.service}:*`],
     routes: [
-      ...upstream.classes.map((hop) => ({
-        name: `${upstream.service}-${hop.className}`,
-        match: {
-          prefix: '/',
-          headers: [
-            { name: plan.header, string_match: { exact: hop.className, ignore_case: true } },
-          ],
-        },
-        route: {
-          cluster: clusterOf(upstream.service, hop.className),
-          retry_policy: envoyRetryPolicy(plan, hop),
-        },
-      })),
-      {
-        // No class, or one the network does not know: the default class, named for the next hop.
-        name: `${upstream.service}-unclassified`,
-        match: { prefix: '/' },
+      ...upstream.classes.flatMap((hop) =>
+        routesOf(
+          upstream.service,
+          hop,
+          `${upstream.service}-${hop.className}`,
+          [{ name: plan.header, string_match: { exact: hop.className, ignore_case: true } }],
+          {},
+        ),
+      ),
+      // No class, or one the network does not know: the default class, named for the next hop.
+      ...routesOf(upstream.service, upstream.unclassified, `${upstream.service}-unclassified`, [], {
         request_headers_to_add: [classHeader(plan, upstream.unclassified.className)],
-        route: {
-          cluster: clusterOf(upstream.service, upstream.unclassified.className),
-          retry_policy: envoyRetryPolicy(plan, upstream.unclassified),
-        },
-      },
+      }),
     ],
   }));
   return httpListener(

@@ -1,6 +1,6 @@
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 import { protoDuration } from './durations.js';
-import { envoyBackOff } from './envoy.js';
+import { envoyBackOff, methodRegex } from './envoy.js';
 import { kubernetesNames } from './kubernetesNames.js';
 import { type KubernetesObject, type MeshManifest, objectMeta } from './kubernetesObject.js';
 import type { ClassHop, EdgeRulePlan, MeshPlan, ServicePlan } from './meshPlan.js';
@@ -108,7 +108,7 @@ export function istioManifest(plan: MeshPlan, options: IstioOptions): MeshManife
  * `num_retries`), not attempts. Setting `retryOn` replaces Istio's default list, so the retried
  * statuses are listed explicitly. With k = 0 the block is `{ attempts: 0 }` alone: Istio rejects
  * any other retry field beside it (a per-try timeout then goes on the route, see
- * {@link istioHttpRoute}).
+ * {@link istioHttpRoutes}).
  */
 export function istioRetries(plan: MeshPlan, hop: ClassHop): Record<string, unknown> {
   if (hop.retries === 0) return { attempts: 0 };
@@ -142,8 +142,13 @@ export function classHeaderMatch(className: string): { regex: string } {
   return { regex: `(?i)^${className.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&')}$` };
 }
 
-/** One http route to `host`, with its retries (and, with k = 0, the per-try timeout as the route's). */
-export function istioHttpRoute(
+/**
+ * The http routes of one class to `host`: first the requests of a retried method (`method`
+ * matched by a whole-value regex, unless an entry names its own) with the class's retries, then
+ * every other method with none (the sidecar never retries a POST), under the same match and
+ * header rules. With k = 0 the per-try timeout is the route's `timeout`.
+ */
+export function istioHttpRoutes(
   plan: MeshPlan,
   route: {
     readonly name: string;
@@ -152,18 +157,34 @@ export function istioHttpRoute(
     readonly match?: readonly Record<string, unknown>[];
     readonly headers?: Record<string, unknown>;
   },
-): Record<string, unknown> {
-  const { hop } = route;
-  return {
-    name: route.name,
-    ...(route.match !== undefined && { match: route.match }),
+): Record<string, unknown>[] {
+  const retried = new Set(plan.retryMethods);
+  const methodMatch = { regex: methodRegex(plan) };
+  const entries = route.match ?? [{}];
+  // An entry with its own method keeps it when that method is retried, and is dropped otherwise.
+  const retriedEntries = entries.flatMap((entry) => {
+    const own = (entry.method as { exact?: string } | undefined)?.exact;
+    if (own === undefined) return [{ ...entry, method: methodMatch }];
+    return retried.has(own) ? [entry] : [];
+  });
+  const one = (
+    name: string,
+    hop: ClassHop,
+    match: readonly Record<string, unknown>[] | undefined,
+  ): Record<string, unknown> => ({
+    name,
+    ...(match !== undefined && { match }),
     ...(route.headers !== undefined && { headers: route.headers }),
     route: [{ destination: { host: route.host, port: { number: SERVICE_PORT } } }],
     // With no retry the per-try timeout is the whole request's: the route's timeout says it.
     ...(hop.retries === 0 &&
       hop.perTryTimeoutMs !== undefined && { timeout: protoDuration(hop.perTryTimeoutMs) }),
     retries: istioRetries(plan, hop),
-  };
+  });
+  return [
+    ...(retriedEntries.length > 0 ? [one(route.name, route.hop, retriedEntries)] : []),
+    one(`${route.name}-other-methods`, { ...route.hop, retries: 0 }, route.match),
+  ];
 }
 
 function hopOf(service: ServicePlan, className: string): ClassHop {
@@ -187,8 +208,8 @@ function meshVirtualService(
     spec: {
       hosts: [name],
       http: [
-        ...service.calls.map((hop) =>
-          istioHttpRoute(plan, {
+        ...service.calls.flatMap((hop) =>
+          istioHttpRoutes(plan, {
             name: `${name}-${hop.className}`,
             host: name,
             hop,
@@ -196,7 +217,7 @@ function meshVirtualService(
           }),
         ),
         // No class, or one the network does not know: the default class, named for the next hop.
-        istioHttpRoute(plan, {
+        ...istioHttpRoutes(plan, {
           name: `${name}-unclassified`,
           host: name,
           hop: hopOf(service, plan.defaultClass),
@@ -297,7 +318,7 @@ function ingressVirtualService(
         ...edge.edgeRules.flatMap((rule, i) => {
           if (rule.valueEnv !== undefined) return [];
           const match = edgeMatch(rule);
-          return istioHttpRoute(plan, {
+          return istioHttpRoutes(plan, {
             name: `edge-${i}-${rule.className}`,
             host: name,
             hop: hopOf(edge, rule.className),
@@ -305,7 +326,7 @@ function ingressVirtualService(
             headers: classHeader(rule.className),
           });
         }),
-        istioHttpRoute(plan, {
+        ...istioHttpRoutes(plan, {
           name: 'edge-default',
           host: name,
           hop: hopOf(edge, edge.edgeDefault),

@@ -272,7 +272,7 @@ export function kubernetesManifest(network: NetworkSpec, options: KubernetesOpti
   const configs = podConfigs(network, resolved, names);
   const objects = configs.flatMap((config) => {
     const name = names.get(config.service) as string;
-    const text = stringify(config);
+    const text = stringify(config, { aliasDuplicateObjects: false });
     return [
       configMap(name, text, resolved),
       deployment(name, text, edgeKeyEnvs(config), resolved),

@@ -2,6 +2,7 @@ import {
   type BackoffDescription,
   DEFAULT_BACKOFF,
 } from '../../model/backoff/BackoffDescription.js';
+import { IDEMPOTENT_METHODS } from '../../policy/retry/RetryPolicy.js';
 import { checkSidecarConfig } from '../parseSidecarConfig.js';
 import type { NetworkSpec } from '../schema.js';
 import type { SidecarConfig } from '../sidecarSchema.js';
@@ -72,6 +73,8 @@ export interface MeshPlan {
   readonly defaultClass: string;
   /** HTTP statuses that are retried. */
   readonly retryStatuses: readonly number[];
+  /** The methods that are retried (upper case); a request of another method never is. */
+  readonly retryMethods: readonly string[];
   /** Transport failures that are retried, in the meshes' words. */
   readonly retryConditions: readonly ('connect-failure' | 'reset' | 'refused-stream')[];
   /** Services in file order. */
@@ -105,6 +108,7 @@ export function meshPlan(network: NetworkSpec, options: SidecarsFromNetworkOptio
     classes,
     defaultClass,
     retryStatuses: [...(first.retryOn?.statuses ?? DEFAULT_RETRY_STATUSES)],
+    retryMethods: (first.methods ?? IDEMPOTENT_METHODS).map((m) => m.toUpperCase()),
     retryConditions: ['connect-failure', 'reset', 'refused-stream'],
     services: configs.map((config) => servicePlan(network, config, defaultClass)),
   };

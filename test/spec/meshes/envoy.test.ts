@@ -21,7 +21,11 @@ interface Route {
     readonly path_separated_prefix?: string;
     readonly headers?: readonly {
       readonly name: string;
-      readonly string_match?: { readonly exact: string; readonly ignore_case?: boolean };
+      readonly string_match?: {
+        readonly exact?: string;
+        readonly ignore_case?: boolean;
+        readonly safe_regex?: { readonly regex: string };
+      };
       readonly present_match?: boolean;
     }[];
   };
@@ -56,18 +60,24 @@ function pathMatches(match: Route['match'], path: string): boolean {
   return path === prefix || path.startsWith(`${prefix}/`);
 }
 
-/** The route Envoy picks for a request to `path` with `headers`: the first whose match holds. */
-function firstMatch(host: VirtualHost, path: string, headers: Record<string, string>): Route {
+/**
+ * The route Envoy picks for a request to `path` with `headers` (`:method` GET unless given): the
+ * first whose match holds. A safe_regex matches the whole value (RE2 and JS agree on these).
+ */
+function firstMatch(host: VirtualHost, path: string, given: Record<string, string>): Route {
+  const headers: Record<string, string> = { ':method': 'GET', ...given };
   const found = host.routes.find(
     (route) =>
       pathMatches(route.match, path) &&
       (route.match.headers ?? []).every((h) => {
         const value = headers[h.name.toLowerCase()];
         if (h.present_match) return value !== undefined;
-        if (h.string_match === undefined || value === undefined) return false;
-        return h.string_match.ignore_case
-          ? value.toLowerCase() === h.string_match.exact.toLowerCase()
-          : value === h.string_match.exact;
+        const match = h.string_match;
+        if (match === undefined || value === undefined) return false;
+        if (match.safe_regex !== undefined) return new RegExp(match.safe_regex.regex).test(value);
+        return match.ignore_case
+          ? value.toLowerCase() === match.exact?.toLowerCase()
+          : value === match.exact;
       }),
   );
   if (found === undefined) throw new Error(`no route of ${host.name} matches ${path}`);
@@ -114,18 +124,32 @@ describe('difftry mesh envoy: the generated Envoy config', () => {
           for (const route of host.routes) expect(route.route.retry_policy).toBeDefined();
           for (const hop of upstream.classes) {
             for (const spelling of [hop.className, hop.className.toUpperCase()]) {
-              const route = firstMatch(host, '/any/path', { [plan.header]: spelling });
-              expect(route.route.cluster).toBe(upstream.service);
-              expect(route.route.retry_policy?.num_retries).toBe(hop.retries);
+              for (const method of plan.retryMethods) {
+                const route = firstMatch(host, '/any/path', {
+                  [plan.header]: spelling,
+                  ':method': method,
+                });
+                expect(route.route.cluster).toBe(upstream.service);
+                expect(route.route.retry_policy?.num_retries).toBe(hop.retries);
+              }
+              // A method the sidecar never retries: same class and per-try timeout, no retry.
+              const post = firstMatch(host, '/', { [plan.header]: spelling, ':method': 'POST' });
+              expect(post.name).toBe(`${upstream.service}-${hop.className}-other-methods`);
+              expect(post.route.retry_policy?.num_retries).toBe(0);
+              expect(post.request_headers_to_add).toBeUndefined();
             }
           }
           for (const headers of [{}, { [plan.header]: 'platinum' }]) {
-            const route = firstMatch(host, '/', headers);
-            expect(route.route.retry_policy?.num_retries).toBe(upstream.unclassified.retries);
-            expect(route.request_headers_to_add?.[0]?.header).toEqual({
-              key: plan.header,
-              value: plan.defaultClass,
-            });
+            for (const method of ['GET', 'PATCH']) {
+              const route = firstMatch(host, '/', { ...headers, ':method': method });
+              expect(route.route.retry_policy?.num_retries).toBe(
+                method === 'GET' ? upstream.unclassified.retries : 0,
+              );
+              expect(route.request_headers_to_add?.[0]?.header).toEqual({
+                key: plan.header,
+                value: plan.defaultClass,
+              });
+            }
           }
         }
       });

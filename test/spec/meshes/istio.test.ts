@@ -179,16 +179,26 @@ describe('difftry mesh istio: the generated Istio config', () => {
           for (const hop of upstream.classes) {
             // Istio's exact match is case-sensitive; the class regex is not, as Envoy's generator.
             for (const spelling of [hop.className, hop.className.toUpperCase()]) {
-              const route = firstRoute(spec, request({ [plan.header]: spelling }));
-              expect(route.route[0]?.destination).toEqual({ host, port: { number: 80 } });
-              expect(route.retries?.attempts).toBe(hop.retries);
-              expect(route.headers).toBeUndefined();
+              for (const method of plan.retryMethods) {
+                const route = firstRoute(spec, request({ [plan.header]: spelling }, '/', method));
+                expect(route.route[0]?.destination).toEqual({ host, port: { number: 80 } });
+                expect(route.retries?.attempts).toBe(hop.retries);
+                expect(route.headers).toBeUndefined();
+              }
+              // A method the sidecar never retries: the same class, no retry.
+              const post = firstRoute(spec, request({ [plan.header]: spelling }, '/', 'POST'));
+              expect(post.name).toBe(`${host}-${hop.className}-other-methods`);
+              expect(post.retries).toEqual({ attempts: 0 });
+              expect(post.headers).toBeUndefined();
             }
           }
           for (const headers of [{}, { [plan.header]: unknown }]) {
             const route = firstRoute(spec, request(headers));
             expect(route.retries?.attempts).toBe(upstream.unclassified.retries);
             expect(route.headers?.request?.set).toEqual({ [plan.header]: plan.defaultClass });
+            const post = firstRoute(spec, request(headers, '/', 'POST'));
+            expect(post.retries).toEqual({ attempts: 0 });
+            expect(post.headers?.request?.set).toEqual({ [plan.header]: plan.defaultClass });
           }
         }
       }
@@ -210,8 +220,11 @@ describe('difftry mesh istio: the generated Istio config', () => {
           expect(route.headers?.request?.remove).toEqual([plan.header]);
           const className = route.headers?.request?.set?.[plan.header] as string;
           expect(plan.classes).toContain(className);
+          // Methods the sidecar never retries get none; the rest their class's limit.
           expect(route.retries?.attempts).toBe(
-            edge.calls.find((h) => h.className === className)?.retries,
+            route.name.endsWith('-other-methods')
+              ? 0
+              : edge.calls.find((h) => h.className === className)?.retries,
           );
         }
         const route = firstRoute(spec, request({ [plan.header]: plan.classes[0] as string }));
@@ -250,7 +263,8 @@ describe('difftry mesh istio: the generated Istio config', () => {
     expect(classOf(request({}, '/premium'))).toEqual(['gold', 4]);
     // Whole segments, as the sidecar matches: /premiumx is not under /premium.
     expect(classOf(request({}, '/premiumx'))).toEqual(['bronze', 0]);
-    expect(classOf(request({ 'x-plan': 'gold' }, '/', 'POST'))).toEqual(['gold', 4]);
+    // POST is never retried, whatever its class.
+    expect(classOf(request({ 'x-plan': 'gold' }, '/', 'POST'))).toEqual(['gold', 0]);
     expect(classOf(request({ 'x-plan': 'gold' }, '/', 'GET'))).toEqual(['bronze', 0]);
     expect(classOf(request({ 'x-partner': '' }))).toEqual(['gold', 4]);
     // A rule on a secret value cannot be written down: left out, and said so.
@@ -258,11 +272,16 @@ describe('difftry mesh istio: the generated Istio config', () => {
       'bronze',
       0,
     ]);
+    // Each rule: its retried methods, then the rest with no retry; a POST-only rule has only
+    // the latter. The rule on a secret value (2) is left out.
     expect(edge?.http.map((r) => r.name)).toEqual([
       'edge-0-gold',
-      'edge-1-gold',
+      'edge-0-gold-other-methods',
+      'edge-1-gold-other-methods',
       'edge-3-gold',
+      'edge-3-gold-other-methods',
       'edge-default',
+      'edge-default-other-methods',
     ]);
     expect(manifest.limits.some((l) => l.includes('GOLD_KEY'))).toBe(true);
   });

@@ -27,6 +27,7 @@ describe('meshPlan', () => {
     expect(plan.classes).toEqual(['high', 'low']);
     expect(plan.defaultClass).toBe('low');
     expect(plan.retryStatuses).toEqual([503, 429]);
+    expect(plan.retryMethods).toEqual(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
     const frontend = plan.services[0];
     expect(frontend?.name).toBe('frontend');
     expect(frontend?.upstreams.map((u) => u.service)).toEqual([
