@@ -147,7 +147,14 @@ export interface RetryPolicy {
 }
 
 /** The methods a policy retries by default: the idempotent ones (RFC 9110 §9.2.2). */
-export const IDEMPOTENT_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE'];
+export const IDEMPOTENT_METHODS: readonly string[] = [
+  'GET',
+  'HEAD',
+  'OPTIONS',
+  'TRACE',
+  'PUT',
+  'DELETE',
+];
 const DEFAULT_STATUSES = [503, 429];
 const DEFAULT_ERROR_CODES = ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'];
 const DEFAULT_GRPC_CODES = [GRPC_STATUS.UNAVAILABLE, GRPC_STATUS.RESOURCE_EXHAUSTED];
