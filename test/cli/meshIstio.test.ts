@@ -183,6 +183,22 @@ describe('difftry mesh istio', () => {
         hosts:
           - db
         http:
+          - name: db-gold-grpc
+            match:
+              - headers:
+                  x-priority:
+                    regex: (?i)^gold$
+                  content-type:
+                    prefix: application/grpc
+            route:
+              - destination:
+                  host: db
+                  port:
+                    number: 80
+            retries:
+              attempts: 3
+              retryOn: connect-failure,reset,refused-stream,retriable-status-codes,503,429,unavailable,resource-exhausted
+              backoff: 0.2s
           - name: db-gold
             match:
               - headers:
@@ -197,7 +213,7 @@ describe('difftry mesh istio', () => {
                     number: 80
             retries:
               attempts: 3
-              retryOn: connect-failure,reset,refused-stream,retriable-status-codes,503,429
+              retryOn: connect-failure,reset,refused-stream,retriable-status-codes,503,429,unavailable,resource-exhausted
               backoff: 0.2s
           - name: db-gold-other-methods
             match:
@@ -211,6 +227,22 @@ describe('difftry mesh istio', () => {
                     number: 80
             retries:
               attempts: 0
+          - name: db-bronze-grpc
+            match:
+              - headers:
+                  x-priority:
+                    regex: (?i)^bronze$
+                  content-type:
+                    prefix: application/grpc
+            route:
+              - destination:
+                  host: db
+                  port:
+                    number: 80
+            retries:
+              attempts: 1
+              retryOn: connect-failure,reset,refused-stream,retriable-status-codes,503,429,unavailable,resource-exhausted
+              backoff: 0.2s
           - name: db-bronze
             match:
               - headers:
@@ -225,7 +257,7 @@ describe('difftry mesh istio', () => {
                     number: 80
             retries:
               attempts: 1
-              retryOn: connect-failure,reset,refused-stream,retriable-status-codes,503,429
+              retryOn: connect-failure,reset,refused-stream,retriable-status-codes,503,429,unavailable,resource-exhausted
               backoff: 0.2s
           - name: db-bronze-other-methods
             match:
@@ -239,6 +271,24 @@ describe('difftry mesh istio', () => {
                     number: 80
             retries:
               attempts: 0
+          - name: db-unclassified-grpc
+            match:
+              - headers:
+                  content-type:
+                    prefix: application/grpc
+            headers:
+              request:
+                set:
+                  x-priority: bronze
+            route:
+              - destination:
+                  host: db
+                  port:
+                    number: 80
+            retries:
+              attempts: 1
+              retryOn: connect-failure,reset,refused-stream,retriable-status-codes,503,429,unavailable,resource-exhausted
+              backoff: 0.2s
           - name: db-unclassified
             match:
               - method:
@@ -254,7 +304,7 @@ describe('difftry mesh istio', () => {
                     number: 80
             retries:
               attempts: 1
-              retryOn: connect-failure,reset,refused-stream,retriable-status-codes,503,429
+              retryOn: connect-failure,reset,refused-stream,retriable-status-codes,503,429,unavailable,resource-exhausted
               backoff: 0.2s
           - name: db-unclassified-other-methods
             headers:
@@ -338,6 +388,26 @@ describe('difftry mesh istio', () => {
         gateways:
           - difftry-gateway
         http:
+          - name: edge-default-grpc
+            match:
+              - headers:
+                  content-type:
+                    prefix: application/grpc
+            headers:
+              request:
+                remove:
+                  - x-priority
+                set:
+                  x-priority: bronze
+            route:
+              - destination:
+                  host: web
+                  port:
+                    number: 80
+            retries:
+              attempts: 1
+              retryOn: connect-failure,reset,refused-stream,retriable-status-codes,503,429,unavailable,resource-exhausted
+              backoff: 0.2s
           - name: edge-default
             match:
               - method:
@@ -355,7 +425,7 @@ describe('difftry mesh istio', () => {
                     number: 80
             retries:
               attempts: 1
-              retryOn: connect-failure,reset,refused-stream,retriable-status-codes,503,429
+              retryOn: connect-failure,reset,refused-stream,retriable-status-codes,503,429,unavailable,resource-exhausted
               backoff: 0.2s
           - name: edge-default-other-methods
             headers:

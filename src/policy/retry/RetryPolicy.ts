@@ -157,7 +157,11 @@ export const IDEMPOTENT_METHODS: readonly string[] = [
 ];
 const DEFAULT_STATUSES = [503, 429];
 const DEFAULT_ERROR_CODES = ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'];
-const DEFAULT_GRPC_CODES = [GRPC_STATUS.UNAVAILABLE, GRPC_STATUS.RESOURCE_EXHAUSTED];
+/** The gRPC codes a policy retries by default: UNAVAILABLE (14), RESOURCE_EXHAUSTED (8). */
+export const DEFAULT_GRPC_RETRY_CODES: readonly number[] = [
+  GRPC_STATUS.UNAVAILABLE,
+  GRPC_STATUS.RESOURCE_EXHAUSTED,
+];
 
 /**
  * The DiffTry retry policy: each priority class has its own retry limit, so under overload the
@@ -209,7 +213,7 @@ export function retryPolicy(options: RetryPolicyOptions): RetryPolicy {
   const respectPushback = options.respectPushback ?? true;
   const statuses = new Set(options.retryOn?.statuses ?? DEFAULT_STATUSES);
   const errorCodes = new Set(options.retryOn?.errorCodes ?? DEFAULT_ERROR_CODES);
-  const grpcCodes = new Set(options.retryOn?.grpcCodes ?? DEFAULT_GRPC_CODES);
+  const grpcCodes = new Set(options.retryOn?.grpcCodes ?? DEFAULT_GRPC_RETRY_CODES);
   const retryTimeouts = options.retryOn?.timeouts ?? true;
   const methods = new Set((options.methods ?? IDEMPOTENT_METHODS).map((m) => m.toUpperCase()));
   const backoffs = new Map<string, Backoff>(

@@ -1,6 +1,6 @@
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 import { protoDuration } from './durations.js';
-import type { ClassHop, EdgeRulePlan, MeshPlan, ServicePlan } from './meshPlan.js';
+import type { ClassHop, EdgeRulePlan, MeshPlan, ServicePlan, UpstreamPlan } from './meshPlan.js';
 
 /** Where each service's sidecar Envoy listens and what it reaches (one pod per service). */
 export interface EnvoyPorts {
@@ -186,10 +186,18 @@ export function envoyBackOff(backoff: BackoffDescription): {
   }
 }
 
+/**
+ * Envoy's `retry_on`: the transport failures, the retried statuses (`retriable-status-codes`)
+ * and the retried gRPC codes (which proxyless gRPC clients read, and Envoy applies to gRPC).
+ */
+export function envoyRetryOn(plan: MeshPlan): string {
+  return [...plan.retryConditions, 'retriable-status-codes', ...plan.grpcRetryCodes].join(',');
+}
+
 /** The retry policy of one class at one hop. */
 export function envoyRetryPolicy(plan: MeshPlan, hop: ClassHop): Record<string, unknown> {
   return {
-    retry_on: 'connect-failure,reset,refused-stream,retriable-status-codes',
+    retry_on: envoyRetryOn(plan),
     retriable_status_codes: [...plan.retryStatuses],
     num_retries: hop.retries,
     ...(hop.perTryTimeoutMs !== undefined && {
@@ -270,45 +278,64 @@ function checkClassBudgets(plan: MeshPlan, budgets: Readonly<Record<string, Envo
   }
 }
 
-function outboundListener(plan: MeshPlan, service: ServicePlan, port: number, perClass: boolean) {
-  const clusterOf = (upstream: string, className: string) =>
-    perClass ? classCluster(upstream, className) : upstream;
-  // Each class (then the unclassified) has two routes: its retried methods with its retries,
-  // then every other method with none (the sidecar never retries a POST), same class, timeout.
+/** The `content-type` of a gRPC request (`application/grpc`, `application/grpc+proto`, …). */
+const GRPC_CONTENT_TYPE = 'application/grpc';
+
+/**
+ * The virtual host of the calls to one upstream (`domains`: its name, with any port): per class,
+ * highest first, then for a request with no or an unknown class (the default class, named in the
+ * header for the next hop), three routes under the class's match:
+ * 1. gRPC (`content-type` application/grpc…), retried with the class's policy: gRPC calls are
+ *    POSTs the runtime still retries, and a proxyless gRPC client matches this route;
+ * 2. the retried methods (`:method` by whole-value regex), with the class's policy;
+ * 3. every other method, with no retry (the sidecar never retries a POST), same class, cluster
+ *    and per-try timeout.
+ * The same routes serve a sidecar Envoy and, over xDS, proxyless gRPC clients.
+ */
+export function envoyVirtualHost(
+  plan: MeshPlan,
+  upstream: UpstreamPlan,
+  clusterOf: (upstream: string, className: string) => string = (name) => name,
+): Record<string, unknown> {
+  const grpc = { name: 'content-type', string_match: { prefix: GRPC_CONTENT_TYPE } };
   const retried = { name: ':method', string_match: { safe_regex: { regex: methodRegex(plan) } } };
   const routesOf = (
-    upstream: string,
     hop: ClassHop,
     name: string,
     match: Record<string, unknown>[],
     extra: Record<string, unknown>,
-  ) => [
-    {
-      name,
-      match: { prefix: '/', headers: [...match, retried] },
-      ...extra,
-      route: {
-        cluster: clusterOf(upstream, hop.className),
-        retry_policy: envoyRetryPolicy(plan, hop),
+  ) => {
+    const route = (retries: number) => ({
+      cluster: clusterOf(upstream.service, hop.className),
+      retry_policy: envoyRetryPolicy(plan, { ...hop, retries }),
+    });
+    return [
+      {
+        name: `${name}-grpc`,
+        match: { prefix: '/', headers: [...match, grpc] },
+        ...extra,
+        route: route(hop.retries),
       },
-    },
-    {
-      name: `${name}-other-methods`,
-      match: { prefix: '/', ...(match.length > 0 && { headers: match }) },
-      ...extra,
-      route: {
-        cluster: clusterOf(upstream, hop.className),
-        retry_policy: envoyRetryPolicy(plan, { ...hop, retries: 0 }),
+      {
+        name,
+        match: { prefix: '/', headers: [...match, retried] },
+        ...extra,
+        route: route(hop.retries),
       },
-    },
-  ];
-  const virtualHosts = service.upstreams.map((upstream) => ({
+      {
+        name: `${name}-other-methods`,
+        match: { prefix: '/', ...(match.length > 0 && { headers: match }) },
+        ...extra,
+        route: route(0),
+      },
+    ];
+  };
+  return {
     name: upstream.service,
     domains: [upstream.service, `${upstream.service}:*`],
     routes: [
       ...upstream.classes.flatMap((hop) =>
         routesOf(
-          upstream.service,
           hop,
           `${upstream.service}-${hop.className}`,
           [{ name: plan.header, string_match: { exact: hop.className, ignore_case: true } }],
@@ -316,11 +343,19 @@ function outboundListener(plan: MeshPlan, service: ServicePlan, port: number, pe
         ),
       ),
       // No class, or one the network does not know: the default class, named for the next hop.
-      ...routesOf(upstream.service, upstream.unclassified, `${upstream.service}-unclassified`, [], {
+      ...routesOf(upstream.unclassified, `${upstream.service}-unclassified`, [], {
         request_headers_to_add: [classHeader(plan, upstream.unclassified.className)],
       }),
     ],
-  }));
+  };
+}
+
+function outboundListener(plan: MeshPlan, service: ServicePlan, port: number, perClass: boolean) {
+  const clusterOf = (upstream: string, className: string) =>
+    perClass ? classCluster(upstream, className) : upstream;
+  const virtualHosts = service.upstreams.map((upstream) =>
+    envoyVirtualHost(plan, upstream, clusterOf),
+  );
   return httpListener(
     `outbound_${service.name}`,
     '127.0.0.1',

@@ -120,9 +120,17 @@ export function istioRetries(plan: MeshPlan, hop: ClassHop): Record<string, unkn
   };
 }
 
-/** `retryOn`: the transport failures, then `retriable-status-codes` and the statuses themselves. */
+/**
+ * `retryOn`: the transport failures, then `retriable-status-codes` and the statuses themselves,
+ * then the retried gRPC codes.
+ */
 export function istioRetryOn(plan: MeshPlan): string {
-  return [...plan.retryConditions, 'retriable-status-codes', ...plan.retryStatuses].join(',');
+  return [
+    ...plan.retryConditions,
+    'retriable-status-codes',
+    ...plan.retryStatuses,
+    ...plan.grpcRetryCodes,
+  ].join(',');
 }
 
 /**
@@ -143,7 +151,8 @@ export function classHeaderMatch(className: string): { regex: string } {
 }
 
 /**
- * The http routes of one class to `host`: first the requests of a retried method (`method`
+ * The http routes of one class to `host`: first gRPC calls (`content-type: application/grpc…`,
+ * POSTs the runtime still retries), then the requests of a retried method (`method`
  * matched by a whole-value regex, unless an entry names its own) with the class's retries, then
  * every other method with none (the sidecar never retries a POST), under the same match and
  * header rules. With k = 0 the per-try timeout is the route's `timeout`.
@@ -181,7 +190,15 @@ export function istioHttpRoutes(
       hop.perTryTimeoutMs !== undefined && { timeout: protoDuration(hop.perTryTimeoutMs) }),
     retries: istioRetries(plan, hop),
   });
+  // gRPC calls are POSTs the runtime still retries: `content-type: application/grpc…`.
+  const grpcEntries = entries.flatMap((entry) => {
+    const own = (entry.method as { exact?: string } | undefined)?.exact;
+    if (own !== undefined && own !== 'POST') return [];
+    const headers = (entry.headers ?? {}) as Record<string, unknown>;
+    return [{ ...entry, headers: { ...headers, 'content-type': { prefix: 'application/grpc' } } }];
+  });
   return [
+    ...(grpcEntries.length > 0 ? [one(`${route.name}-grpc`, route.hop, grpcEntries)] : []),
     ...(retriedEntries.length > 0 ? [one(route.name, route.hop, retriedEntries)] : []),
     one(`${route.name}-other-methods`, { ...route.hop, retries: 0 }, route.match),
   ];

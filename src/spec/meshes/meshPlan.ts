@@ -2,7 +2,7 @@ import {
   type BackoffDescription,
   DEFAULT_BACKOFF,
 } from '../../model/backoff/BackoffDescription.js';
-import { IDEMPOTENT_METHODS } from '../../policy/retry/RetryPolicy.js';
+import { DEFAULT_GRPC_RETRY_CODES, IDEMPOTENT_METHODS } from '../../policy/retry/RetryPolicy.js';
 import { checkSidecarConfig } from '../parseSidecarConfig.js';
 import type { NetworkSpec } from '../schema.js';
 import type { SidecarConfig } from '../sidecarSchema.js';
@@ -75,11 +75,29 @@ export interface MeshPlan {
   readonly retryStatuses: readonly number[];
   /** The methods that are retried (upper case); a request of another method never is. */
   readonly retryMethods: readonly string[];
+  /** The gRPC codes that are retried, in the meshes' words (`unavailable`, …). */
+  readonly grpcRetryCodes: readonly GrpcRetryCode[];
   /** Transport failures that are retried, in the meshes' words. */
   readonly retryConditions: readonly ('connect-failure' | 'reset' | 'refused-stream')[];
   /** Services in file order. */
   readonly services: readonly ServicePlan[];
 }
+
+/** The gRPC codes Envoy, Istio and gRPC's xDS client can name in a retry condition. */
+export type GrpcRetryCode =
+  | 'cancelled'
+  | 'deadline-exceeded'
+  | 'internal'
+  | 'resource-exhausted'
+  | 'unavailable';
+
+const GRPC_CODE_NAMES: Readonly<Record<number, GrpcRetryCode>> = {
+  1: 'cancelled',
+  4: 'deadline-exceeded',
+  8: 'resource-exhausted',
+  13: 'internal',
+  14: 'unavailable',
+};
 
 /** The statuses the runtime's policy retries by default (RetryOn.statuses). */
 const DEFAULT_RETRY_STATUSES = [503, 429] as const;
@@ -109,6 +127,7 @@ export function meshPlan(network: NetworkSpec, options: SidecarsFromNetworkOptio
     defaultClass,
     retryStatuses: [...(first.retryOn?.statuses ?? DEFAULT_RETRY_STATUSES)],
     retryMethods: (first.methods ?? IDEMPOTENT_METHODS).map((m) => m.toUpperCase()),
+    grpcRetryCodes: DEFAULT_GRPC_RETRY_CODES.flatMap((code) => GRPC_CODE_NAMES[code] ?? []),
     retryConditions: ['connect-failure', 'reset', 'refused-stream'],
     services: configs.map((config) => servicePlan(network, config, defaultClass)),
   };

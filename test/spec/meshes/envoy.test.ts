@@ -23,6 +23,7 @@ interface Route {
       readonly name: string;
       readonly string_match?: {
         readonly exact?: string;
+        readonly prefix?: string;
         readonly ignore_case?: boolean;
         readonly safe_regex?: { readonly regex: string };
       };
@@ -75,6 +76,7 @@ function firstMatch(host: VirtualHost, path: string, given: Record<string, strin
         const match = h.string_match;
         if (match === undefined || value === undefined) return false;
         if (match.safe_regex !== undefined) return new RegExp(match.safe_regex.regex).test(value);
+        if (match.prefix !== undefined) return value.startsWith(match.prefix);
         return match.ignore_case
           ? value.toLowerCase() === match.exact?.toLowerCase()
           : value === match.exact;
@@ -132,6 +134,14 @@ describe('difftry mesh envoy: the generated Envoy config', () => {
                 expect(route.route.cluster).toBe(upstream.service);
                 expect(route.route.retry_policy?.num_retries).toBe(hop.retries);
               }
+              // gRPC: a POST the runtime still retries, on UNAVAILABLE and RESOURCE_EXHAUSTED.
+              const grpc = firstMatch(host, '/shop.Cart/Add', {
+                [plan.header]: spelling,
+                ':method': 'POST',
+                'content-type': 'application/grpc',
+              });
+              expect(grpc.name).toBe(`${upstream.service}-${hop.className}-grpc`);
+              expect(grpc.route.retry_policy?.num_retries).toBe(hop.retries);
               // A method the sidecar never retries: same class and per-try timeout, no retry.
               const post = firstMatch(host, '/', { [plan.header]: spelling, ':method': 'POST' });
               expect(post.name).toBe(`${upstream.service}-${hop.className}-other-methods`);

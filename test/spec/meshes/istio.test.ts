@@ -185,6 +185,17 @@ describe('difftry mesh istio: the generated Istio config', () => {
                 expect(route.retries?.attempts).toBe(hop.retries);
                 expect(route.headers).toBeUndefined();
               }
+              // gRPC: a POST the runtime still retries.
+              const grpc = firstRoute(
+                spec,
+                request(
+                  { [plan.header]: spelling, 'content-type': 'application/grpc' },
+                  '/',
+                  'POST',
+                ),
+              );
+              expect(grpc.name).toBe(`${host}-${hop.className}-grpc`);
+              expect(grpc.retries?.attempts).toBe(hop.retries);
               // A method the sidecar never retries: the same class, no retry.
               const post = firstRoute(spec, request({ [plan.header]: spelling }, '/', 'POST'));
               expect(post.name).toBe(`${host}-${hop.className}-other-methods`);
@@ -272,14 +283,18 @@ describe('difftry mesh istio: the generated Istio config', () => {
       'bronze',
       0,
     ]);
-    // Each rule: its retried methods, then the rest with no retry; a POST-only rule has only
-    // the latter. The rule on a secret value (2) is left out.
+    // Each rule: gRPC calls and its retried methods with retries, then the rest with none; a
+    // POST-only rule has no retried-methods route. The rule on a secret value (2) is left out.
     expect(edge?.http.map((r) => r.name)).toEqual([
+      'edge-0-gold-grpc',
       'edge-0-gold',
       'edge-0-gold-other-methods',
+      'edge-1-gold-grpc',
       'edge-1-gold-other-methods',
+      'edge-3-gold-grpc',
       'edge-3-gold',
       'edge-3-gold-other-methods',
+      'edge-default-grpc',
       'edge-default',
       'edge-default-other-methods',
     ]);
@@ -293,7 +308,8 @@ describe('difftry mesh istio: the generated Istio config', () => {
     expect(gold.retries).toEqual({
       attempts: 4,
       perTryTimeout: '0.25s',
-      retryOn: 'connect-failure,reset,refused-stream,retriable-status-codes,503,429',
+      retryOn:
+        'connect-failure,reset,refused-stream,retriable-status-codes,503,429,unavailable,resource-exhausted',
       backoff: '0.2s',
     });
     expect(gold.timeout).toBeUndefined();
@@ -376,7 +392,7 @@ describe('difftry mesh istio: the generated Istio config', () => {
     expect(istioBackoff({ kind: 'constant', delayMs: 50 })).toBe('0.1s');
     const plan = meshPlan(example('hotel'));
     expect(istioRetryOn(plan)).toBe(
-      'connect-failure,reset,refused-stream,retriable-status-codes,503,429',
+      'connect-failure,reset,refused-stream,retriable-status-codes,503,429,unavailable,resource-exhausted',
     );
   });
 
