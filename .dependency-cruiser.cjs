@@ -3,6 +3,7 @@
 //
 //   cli ─► experiments ─► testbed ─► mesh ─► runtime ─► policy ─► model ─► core
 //                    └──► sim ───────────────────────┘   spec ─┘   stats ─┘
+//                              testbed ─► xds ─► spec (the xDS control plane)
 //
 // A layer may import itself and the layers its rule allows, nothing above; no cycles anywhere.
 
@@ -17,7 +18,8 @@ const LAYERS = {
   spec: ['core', 'model', 'policy'],
   sim: ['core', 'model', 'stats', 'policy'],
   mesh: ['core', 'model', 'stats', 'policy', 'runtime', 'spec'],
-  testbed: ['core', 'model', 'stats', 'report', 'policy', 'runtime', 'spec', 'mesh', 'sim'],
+  xds: ['core', 'model', 'policy', 'spec'],
+  testbed: ['core', 'model', 'stats', 'report', 'policy', 'runtime', 'spec', 'mesh', 'sim', 'xds'],
   experiments: [
     'core',
     'model',
@@ -28,6 +30,7 @@ const LAYERS = {
     'spec',
     'mesh',
     'sim',
+    'xds',
     'testbed',
   ],
   cli: null, // the top: may import every layer

@@ -30,6 +30,7 @@ const integration = {
     ...files('test/runtime', 'edgeTarget', 'fetch', 'grpc', 'http', 'undici'),
     ...files('test/scripts', 'soakClient', 'soakTraffic'),
     ...files('test/testbed', 'network', 'sendTimeCount', 'service'),
+    ...files('test/xds', 'grpcClients'),
     ...files('examples', 'fetch-client'),
   ],
   exclude: [...configDefaults.exclude],

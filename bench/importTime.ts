@@ -27,6 +27,7 @@ const ENTRIES: readonly (readonly [string, string])[] = [
   ['difftry/spec', 'spec/index.js'],
   ['difftry/mesh', 'mesh/index.js'],
   ['difftry/grpc', 'runtime/grpc.js'],
+  ['difftry/xds', 'xds/index.js'],
 ];
 const FETCH_ADAPTER = 'runtime/fetch.js';
 

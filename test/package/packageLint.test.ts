@@ -62,6 +62,7 @@ describe('the packed package', () => {
       './package.json',
       './sim',
       './spec',
+      './xds',
     ]);
     expect(counted).toStrictEqual([]);
   });

@@ -194,7 +194,24 @@ export function envoyRetryOn(plan: MeshPlan): string {
   return [...plan.retryConditions, 'retriable-status-codes', ...plan.grpcRetryCodes].join(',');
 }
 
-/** The retry policy of one class at one hop. */
+/**
+ * The route action of one class at one hop: its cluster and retry policy. With k = 0 there is no
+ * `retry_policy` at all (Envoy then makes one attempt, and proxyless gRPC refuses a policy of 0
+ * retries), and a per-try timeout becomes the route's `timeout`, the only attempt's.
+ */
+export function envoyRouteAction(
+  plan: MeshPlan,
+  hop: ClassHop,
+  cluster: string,
+): Record<string, unknown> {
+  if (hop.retries > 0) return { cluster, retry_policy: envoyRetryPolicy(plan, hop) };
+  return {
+    cluster,
+    ...(hop.perTryTimeoutMs !== undefined && { timeout: protoDuration(hop.perTryTimeoutMs) }),
+  };
+}
+
+/** The retry policy of one class at one hop (k > 0; see {@link envoyRouteAction}). */
 export function envoyRetryPolicy(plan: MeshPlan, hop: ClassHop): Record<string, unknown> {
   return {
     retry_on: envoyRetryOn(plan),
@@ -305,10 +322,8 @@ export function envoyVirtualHost(
     match: Record<string, unknown>[],
     extra: Record<string, unknown>,
   ) => {
-    const route = (retries: number) => ({
-      cluster: clusterOf(upstream.service, hop.className),
-      retry_policy: envoyRetryPolicy(plan, { ...hop, retries }),
-    });
+    const route = (retries: number) =>
+      envoyRouteAction(plan, { ...hop, retries }, clusterOf(upstream.service, hop.className));
     return [
       {
         name: `${name}-grpc`,

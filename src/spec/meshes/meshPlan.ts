@@ -133,6 +133,19 @@ export function meshPlan(network: NetworkSpec, options: SidecarsFromNetworkOptio
   };
 }
 
+/**
+ * The calls into `service` from any caller, as an upstream plan (its `calls`, and the default
+ * class's for the rest): what a caller outside the plan's services — an ingress, a proxyless
+ * gRPC client — applies.
+ */
+export function callsInto(plan: MeshPlan, service: ServicePlan): UpstreamPlan {
+  const unclassified = service.calls.find((hop) => hop.className === plan.defaultClass);
+  if (unclassified === undefined) {
+    throw new Error(`meshPlan: ${service.name} has no policy for ${plan.defaultClass}`);
+  }
+  return { service: service.name, classes: service.calls, unclassified };
+}
+
 /** The hops of a call into `service` (the rule of {@link ServicePlan.calls}). */
 function hopsInto(
   network: NetworkSpec,

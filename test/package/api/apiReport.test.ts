@@ -13,6 +13,7 @@ const ENTRIES: Readonly<Record<string, string>> = {
   'difftry/spec': 'src/spec/index.ts',
   'difftry/mesh': 'src/mesh/index.ts',
   'difftry/grpc': 'src/runtime/grpc.ts',
+  'difftry/xds': 'src/xds/index.ts',
 };
 
 const program = ts.createProgram(Object.values(ENTRIES), {

@@ -53,6 +53,11 @@ function virtualHosts(listener: unknown): VirtualHost[] {
   return config.route_config.virtual_hosts;
 }
 
+/** The retries a route makes: its policy's, none without one (the generator sets no other). */
+function retriesOf(route: Route): number {
+  return route.route.retry_policy?.num_retries ?? 0;
+}
+
 /** Envoy's path matches: `prefix` (characters), `path_separated_prefix` (whole segments). */
 function pathMatches(match: Route['match'], path: string): boolean {
   if (match.prefix !== undefined) return path.startsWith(match.prefix);
@@ -123,7 +128,13 @@ describe('difftry mesh envoy: the generated Envoy config', () => {
         for (const upstream of service.upstreams) {
           const host = hosts.find((h) => h.domains.includes(upstream.service)) as VirtualHost;
           // Every route retries explicitly: nothing falls to Envoy's implicit default.
-          for (const route of host.routes) expect(route.route.retry_policy).toBeDefined();
+          // Nothing falls to a default: no virtual-host policy, and a route either retries by
+          // its own policy (k ≥ 1) or has none, which Envoy reads as one attempt (k = 0).
+          expect((host as { retry_policy?: unknown }).retry_policy).toBeUndefined();
+          for (const route of host.routes) {
+            const policy = route.route.retry_policy;
+            if (policy !== undefined) expect(policy.num_retries).toBeGreaterThan(0);
+          }
           for (const hop of upstream.classes) {
             for (const spelling of [hop.className, hop.className.toUpperCase()]) {
               for (const method of plan.retryMethods) {
@@ -132,7 +143,7 @@ describe('difftry mesh envoy: the generated Envoy config', () => {
                   ':method': method,
                 });
                 expect(route.route.cluster).toBe(upstream.service);
-                expect(route.route.retry_policy?.num_retries).toBe(hop.retries);
+                expect(retriesOf(route)).toBe(hop.retries);
               }
               // gRPC: a POST the runtime still retries, on UNAVAILABLE and RESOURCE_EXHAUSTED.
               const grpc = firstMatch(host, '/shop.Cart/Add', {
@@ -141,20 +152,18 @@ describe('difftry mesh envoy: the generated Envoy config', () => {
                 'content-type': 'application/grpc',
               });
               expect(grpc.name).toBe(`${upstream.service}-${hop.className}-grpc`);
-              expect(grpc.route.retry_policy?.num_retries).toBe(hop.retries);
+              expect(retriesOf(grpc)).toBe(hop.retries);
               // A method the sidecar never retries: same class and per-try timeout, no retry.
               const post = firstMatch(host, '/', { [plan.header]: spelling, ':method': 'POST' });
               expect(post.name).toBe(`${upstream.service}-${hop.className}-other-methods`);
-              expect(post.route.retry_policy?.num_retries).toBe(0);
+              expect(retriesOf(post)).toBe(0);
               expect(post.request_headers_to_add).toBeUndefined();
             }
           }
           for (const headers of [{}, { [plan.header]: 'platinum' }]) {
             for (const method of ['GET', 'PATCH']) {
               const route = firstMatch(host, '/', { ...headers, ':method': method });
-              expect(route.route.retry_policy?.num_retries).toBe(
-                method === 'GET' ? upstream.unclassified.retries : 0,
-              );
+              expect(retriesOf(route)).toBe(method === 'GET' ? upstream.unclassified.retries : 0);
               expect(route.request_headers_to_add?.[0]?.header).toEqual({
                 key: plan.header,
                 value: plan.defaultClass,
@@ -253,7 +262,7 @@ describe('difftry mesh envoy: the generated Envoy config', () => {
           for (const hop of upstream.classes) {
             const { route, cluster } = routed({ [plan.header]: hop.className });
             expect(cluster.name).toBe(classCluster(upstream.service, hop.className));
-            expect(route.route.retry_policy?.num_retries).toBe(hop.retries);
+            expect(retriesOf(route)).toBe(hop.retries);
             const threshold = cluster.circuit_breakers?.thresholds[0];
             const budget = classBudgets[hop.className];
             if (budget === undefined) {

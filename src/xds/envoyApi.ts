@@ -1,9 +1,10 @@
 /**
- * Envoy's own API, for checking generated Envoy documents strictly and offline: the `.proto`
- * files `@grpc/grpc-js-xds` ships (Envoy's API, xds, protoc-gen-validate, googleapis) are parsed
- * with protobufjs, turned into a descriptor set, and handed to `@bufbuild/protobuf`, whose JSON
- * parser rejects unknown fields, wrong types, bad enums and malformed durations — and checks
- * every `typed_config` (`google.protobuf.Any`) against the message its `@type` names.
+ * Envoy's own API, as messages difftry can check, encode and decode: the `.proto` files
+ * `@grpc/grpc-js-xds` ships (Envoy's API, xds, protoc-gen-validate, googleapis) are parsed with
+ * protobufjs, turned into a descriptor set, and handed to `@bufbuild/protobuf`, whose JSON parser
+ * rejects unknown fields, wrong types, bad enums and malformed durations — and checks every
+ * `typed_config` (`google.protobuf.Any`) against the message its `@type` names. The xDS server
+ * encodes its resources with it; the tests check every generated Envoy document with it.
  *
  * Custom options (validate rules, udpa/xds annotations) are dropped: they say nothing about a
  * document's shape. So `min_len`-style rules are not checked here; the semantic assertions of
@@ -18,6 +19,7 @@ import {
   fromBinary,
   fromJson,
   type JsonValue,
+  type Message,
   type Registry,
 } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
@@ -34,6 +36,7 @@ const ENTRY_FILES = [
   'envoy/extensions/filters/network/http_connection_manager/v3/http_connection_manager.proto',
   'envoy/extensions/filters/http/router/v3/router.proto',
   'envoy/service/discovery/v3/discovery.proto',
+  'envoy/service/discovery/v3/ads.proto',
 ];
 
 /** Packages whose types only ever appear as custom options. */
@@ -91,15 +94,21 @@ export function envoyRegistry(): Registry {
   return cached;
 }
 
+/** The schema of Envoy's message `typeName` (e.g. `envoy.config.listener.v3.Listener`). */
+export function envoyMessage(typeName: string): DescMessage {
+  const schema = envoyRegistry().getMessage(typeName);
+  if (schema === undefined) throw new Error(`no Envoy message ${typeName}`);
+  return schema;
+}
+
 /**
  * Parses `json` as Envoy's message `typeName` (e.g. `envoy.config.bootstrap.v3.Bootstrap`),
  * strictly: throws on any field, type, enum or duration Envoy would refuse.
+ * @returns the message.
  */
-export function parseEnvoy(typeName: string, json: unknown): void {
+export function parseEnvoy(typeName: string, json: unknown): Message {
   const registry = envoyRegistry();
-  const schema = registry.getMessage(typeName) as DescMessage | undefined;
-  if (schema === undefined) throw new Error(`no Envoy message ${typeName}`);
-  fromJson(schema, json as JsonValue, { registry });
+  return fromJson(envoyMessage(typeName), json as JsonValue, { registry });
 }
 
 /**
@@ -139,7 +148,7 @@ function qualify(files: FileDesc[]): void {
       const candidate = `${parts.slice(0, i).join('.')}.${name}`;
       if (fileOf.has(candidate)) return candidate;
     }
-    throw new Error(`envoySchema: cannot resolve ${name} from ${scope}`);
+    throw new Error(`envoyApi: cannot resolve ${name} from ${scope}`);
   };
   for (const f of files) {
     const deps = new Set<string>();
@@ -176,7 +185,7 @@ function qualify(files: FileDesc[]): void {
   const done = new Set<string>();
   const visit = (f: FileDesc, path: readonly string[]) => {
     if (done.has(f.name)) return;
-    if (path.includes(f.name)) throw new Error(`envoySchema: import cycle ${path.join(' → ')}`);
+    if (path.includes(f.name)) throw new Error(`envoyApi: import cycle ${path.join(' → ')}`);
     for (const d of f.dependency ?? []) visit(byName.get(d) as FileDesc, [...path, f.name]);
     done.add(f.name);
     ordered.push(f);
