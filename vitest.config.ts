@@ -21,7 +21,7 @@ const integration = {
     ...files('test/cli', 'analyzeEquilibria', 'analyzeLoadLine', 'analyzeRoutingTimeouts', 'cli'),
     ...files('test/cli', 'decimalOptions', 'exitCodes', 'fig5Out', 'generate', 'meshAndProxy'),
     ...files('test/cli', 'meshEnvoy', 'meshGatewayApi', 'meshIstio', 'meshK8s', 'meshLinkerd'),
-    ...files('test/cli', 'optionChecks', 'outputErrors', 'outputPaths', 'simulateNetwork'),
+    ...files('test/cli', 'optionChecks', 'outputErrors', 'outputPaths', 'simulateNetwork', 'xds'),
     ...files('test/cli', 'simulateSchedule', 'strategyLimits', 'testbedCommand', 'timeoutsEval'),
     ...files('test/cli', 'timeoutsFit', 'tune', 'undefinedCells', 'verifyUniqueness', 'version'),
     ...files('test/mesh', 'edgeHardening', 'edgePathBypass', 'pipelinedRequests'),

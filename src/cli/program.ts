@@ -14,6 +14,7 @@ import { registerTimeoutsCommands } from './timeoutsCommand.js';
 import { registerTuneCommand } from './tuneCommand.js';
 import { isUsageError } from './UsageError.js';
 import { registerVerifyUniquenessCommand } from './verifyUniquenessCommand.js';
+import { registerXdsCommand } from './xdsCommand.js';
 
 /** Exit code for bad input of every kind: a bad file, option or argument. */
 export { EXIT_BAD_INPUT } from './exitCodes.js';
@@ -39,6 +40,7 @@ const COMMANDS: readonly ((program: Command, emit: Emit) => void)[] = [
   registerTimeoutsCommands,
   registerProxyCommand,
   registerMeshCommand,
+  registerXdsCommand,
   registerTestbedCommands,
 ];
 

@@ -37,6 +37,7 @@ const ENTRY_FILES = [
   'envoy/extensions/filters/http/router/v3/router.proto',
   'envoy/service/discovery/v3/discovery.proto',
   'envoy/service/discovery/v3/ads.proto',
+  'envoy/extensions/upstreams/http/v3/http_protocol_options.proto',
 ];
 
 /** Packages whose types only ever appear as custom options. */
@@ -122,7 +123,10 @@ function qualify(files: FileDesc[]): void {
       m.field = (m.field ?? []).filter((f) => f.extendee === undefined && !f.name.startsWith('.'));
       for (const f of m.field) delete f.options;
       delete m.extension;
-      delete m.options;
+      // Keep only what shapes the message: a map field's entry type says it is a map.
+      const mapEntry = (m.options as { mapEntry?: boolean } | undefined)?.mapEntry === true;
+      if (mapEntry) m.options = { mapEntry: true };
+      else delete m.options;
       strip(m.nestedType);
     }
   };
