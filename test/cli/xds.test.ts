@@ -8,11 +8,7 @@ import {
   type Client,
   type ClientDuplexStream,
   credentials,
-  Metadata,
   makeGenericClientConstructor,
-  Server,
-  ServerCredentials,
-  type ServiceError,
   status,
 } from '@grpc/grpc-js';
 import { register } from '@grpc/grpc-js-xds';
@@ -30,6 +26,7 @@ import { parseNetwork } from '../../src/spec/parseNetwork.js';
 import { isSpecError } from '../../src/spec/SpecError.js';
 import { envoyMessage } from '../../src/xds/envoyApi.js';
 import { xdsBootstrap } from '../../src/xds/xdsBootstrap.js';
+import { callOnce, probeClient, refusingServer } from '../xds/grpcProbe.js';
 import { runCli } from './runCli.js';
 
 // `difftry xds serve` end to end: the CLI runs as a child process, a real @grpc/grpc-js-xds
@@ -215,67 +212,6 @@ describe('difftry xds serve: flags and reload decisions (in process)', () => {
 // ---------------------------------------------------------------------------------------------
 // End to end.
 
-const METHOD = '/difftry.test.Probe/Call';
-const IDENTITY = {
-  path: METHOD,
-  requestStream: false,
-  responseStream: false,
-  requestSerialize: (b: Buffer) => b,
-  requestDeserialize: (b: Buffer) => b,
-  responseSerialize: (b: Buffer) => b,
-  responseDeserialize: (b: Buffer) => b,
-};
-const Probe = makeGenericClientConstructor({ Call: IDENTITY }, 'Probe');
-
-/** A gRPC server that answers every call UNAVAILABLE, counting attempts per call id. */
-async function refusingServer() {
-  const attempts = new Map<string, number>();
-  const server = new Server();
-  server.addService(
-    { Call: IDENTITY },
-    {
-      Call: (
-        call: { metadata: Metadata },
-        callback: (error: Partial<ServiceError> | null) => void,
-      ) => {
-        const id = String(call.metadata.get('x-call-id')[0]);
-        attempts.set(id, (attempts.get(id) ?? 0) + 1);
-        callback({ code: status.UNAVAILABLE, details: 'refused by the test' });
-      },
-    },
-  );
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) =>
-      e ? reject(e) : resolve(p),
-    ),
-  );
-  return { server, port, attempts };
-}
-
-let ids = 0;
-/** One call with `className` (or none) in x-priority; resolves with the attempts it made. */
-function callOnce(
-  client: Client,
-  attempts: Map<string, number>,
-  className: string | undefined,
-): Promise<{ attempts: number; code: number }> {
-  const id = `call-${++ids}`;
-  const metadata = new Metadata();
-  metadata.set('x-call-id', id);
-  if (className !== undefined) metadata.set('x-priority', className);
-  return new Promise((resolve) => {
-    client.makeUnaryRequest(
-      METHOD,
-      (b: Buffer) => b,
-      (b: Buffer) => b,
-      Buffer.from('x'),
-      metadata,
-      { deadline: Date.now() + 10_000 },
-      (error) => resolve({ attempts: attempts.get(id) ?? 0, code: error?.code ?? status.OK }),
-    );
-  });
-}
-
 /** `difftry xds serve …` as a child process, its stderr as lines. */
 class ServeProcess {
   readonly child: ChildProcess;
@@ -331,9 +267,7 @@ describe('difftry xds serve, end to end: a real gRPC xDS client follows the file
   /** A client of the control plane, bootstrapped as `difftry xds bootstrap` prints it. */
   const xdsClient = (node: string) => {
     const bootstrap = xdsBootstrapCommand({ server: `127.0.0.1:${xdsPort}`, node }).stdout;
-    const made = new Probe('xds:///geo', credentials.createInsecure(), {
-      'grpc.TEST_ONLY_DO_NOT_USE_IN_PROD.xds_bootstrap_config': bootstrap,
-    });
+    const made = probeClient(bootstrap);
     clients.push(made);
     return made;
   };

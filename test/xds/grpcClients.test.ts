@@ -1,18 +1,9 @@
-import {
-  type Client,
-  credentials,
-  Metadata,
-  makeGenericClientConstructor,
-  Server,
-  ServerCredentials,
-  type ServiceError,
-  status,
-} from '@grpc/grpc-js';
+import { type Client, status } from '@grpc/grpc-js';
 import { register } from '@grpc/grpc-js-xds';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseNetwork } from '../../src/spec/parseNetwork.js';
-import { xdsBootstrap } from '../../src/xds/xdsBootstrap.js';
 import { createXdsServer, type XdsRequestEvent, type XdsServer } from '../../src/xds/xdsServer.js';
+import { callOnce, refusingServer, xdsClient } from './grpcProbe.js';
 
 // DiffTry on a real xDS data plane: @grpc/grpc-js-xds clients, bootstrapped at a difftry control
 // plane on loopback, call a gRPC server that always refuses. Every retry is gRPC's own, from the
@@ -30,89 +21,6 @@ services:
   - { name: web, capacity: 100, queue: 10, arrivals: { gold: 1, silver: 1, bronze: 1 }, calls: [{ to: geo }] }
   - { name: geo, capacity: 100, queue: 10 }
 `;
-
-const METHOD = '/difftry.test.Probe/Call';
-const Probe = makeGenericClientConstructor(
-  {
-    Call: {
-      path: METHOD,
-      requestStream: false,
-      responseStream: false,
-      requestSerialize: (b: Buffer) => b,
-      requestDeserialize: (b: Buffer) => b,
-      responseSerialize: (b: Buffer) => b,
-      responseDeserialize: (b: Buffer) => b,
-    },
-  },
-  'Probe',
-);
-
-/** A gRPC server that answers every call with `code`, counting attempts per call id. */
-async function refusingServer(code: status) {
-  const attempts = new Map<string, number>();
-  const server = new Server();
-  server.addService(
-    {
-      Call: {
-        path: METHOD,
-        requestStream: false,
-        responseStream: false,
-        requestSerialize: (b: Buffer) => b,
-        requestDeserialize: (b: Buffer) => b,
-        responseSerialize: (b: Buffer) => b,
-        responseDeserialize: (b: Buffer) => b,
-      },
-    },
-    {
-      Call: (
-        call: { metadata: Metadata },
-        callback: (error: Partial<ServiceError> | null) => void,
-      ) => {
-        const id = String(call.metadata.get('x-call-id')[0]);
-        attempts.set(id, (attempts.get(id) ?? 0) + 1);
-        callback({ code, details: 'refused by the test' });
-      },
-    },
-  );
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) =>
-      e ? reject(e) : resolve(p),
-    ),
-  );
-  return { server, port, attempts };
-}
-
-let ids = 0;
-/** One call with `className` (or none) in x-priority; resolves with the attempts it made. */
-function callOnce(
-  client: Client,
-  attempts: Map<string, number>,
-  className: string | undefined,
-): Promise<{ attempts: number; code: number }> {
-  const id = `call-${++ids}`;
-  const metadata = new Metadata();
-  metadata.set('x-call-id', id);
-  if (className !== undefined) metadata.set('x-priority', className);
-  return new Promise((resolve) => {
-    client.makeUnaryRequest(
-      METHOD,
-      (b: Buffer) => b,
-      (b: Buffer) => b,
-      Buffer.from('x'),
-      metadata,
-      { deadline: Date.now() + 10_000 },
-      (error) => resolve({ attempts: attempts.get(id) ?? 0, code: error?.code ?? status.OK }),
-    );
-  });
-}
-
-function xdsClient(xdsPort: number, node: string): Client {
-  return new Probe('xds:///geo', credentials.createInsecure(), {
-    'grpc.TEST_ONLY_DO_NOT_USE_IN_PROD.xds_bootstrap_config': JSON.stringify(
-      xdsBootstrap({ server: `127.0.0.1:${xdsPort}`, node }),
-    ),
-  });
-}
 
 describe('difftry xds: real proxyless gRPC clients do DiffTry from its routes', () => {
   let backend: Awaited<ReturnType<typeof refusingServer>>;
