@@ -29,7 +29,7 @@ const integration = {
     ...files('test/package', 'browserModel', 'packageLint', 'packaging', 'api/apiReport'),
     ...files('test/runtime', 'edgeTarget', 'fetch', 'grpc', 'http', 'undici'),
     ...files('test/scripts', 'soakClient', 'soakTraffic'),
-    ...files('test/testbed', 'network', 'sendTimeCount', 'service'),
+    ...files('test/testbed', 'grpcXds', 'network', 'sendTimeCount', 'service'),
     ...files('test/xds', 'grpcClients'),
     ...files('examples', 'fetch-client'),
   ],

@@ -1,6 +1,11 @@
 import { join } from 'node:path';
 import { type Command, Option } from 'commander';
-import { FIG5_PRESETS, runFig5, TESTBED_BACKOFF } from '../experiments/figure5/testbedFigure5.js';
+import {
+  FIG5_PRESETS,
+  fig5Limits,
+  runFig5,
+  TESTBED_BACKOFF,
+} from '../experiments/figure5/testbedFigure5.js';
 import {
   fig5Csv,
   fig5Json,
@@ -12,6 +17,11 @@ import { percentPoints } from '../report/numberFormat.js';
 import { builtinExample } from '../spec/examples.js';
 import { parseNetwork } from '../spec/parseNetwork.js';
 import { DEFAULT_GRACE_S } from '../testbed/experiment/measureTestbed.js';
+import {
+  TESTBED_TRANSPORTS,
+  type TestbedTransport,
+  testbedNetwork,
+} from '../testbed/network/testbedNetwork.js';
 import type { CommandOutput, Emit } from './CommandOutput.js';
 import { EXIT_INTERRUPTED } from './exitCodes.js';
 import { integerIn, nonNegativeNumber, positiveNumber } from './input.js';
@@ -19,6 +29,8 @@ import { interruptible } from './interruptible.js';
 import { checkOutputDirectory, makeOutputDirectory, writeOutputFiles } from './outputPath.js';
 import { progressOnStderr } from './progress.js';
 import { fixed, formatTable } from './table.js';
+import { grpcCapWarning, warnOnStderr } from './testbedRunCommand.js';
+import { UsageError } from './UsageError.js';
 
 /** Defaults of `difftry testbed fig5`. */
 export const TESTBED_FIG5_DEFAULTS = Object.freeze({
@@ -45,6 +57,10 @@ export interface TestbedFig5Options {
   readonly loadThread?: boolean;
   /** Runs a point may take when a run is not a valid measurement. */
   readonly runs?: number;
+  /** How services talk (`--transport`): `http` (default) or `grpc-xds`. */
+  readonly transport?: TestbedTransport;
+  /** Where a warning line goes (before the sweep); default stderr, prefixed `difftry: `. */
+  readonly warn?: (line: string) => void;
 }
 
 /**
@@ -63,11 +79,30 @@ export async function testbedFig5Command(
     const { fileName, text } = builtinExample(name);
     return parseNetwork(text, fileName);
   };
+  const transport = options.transport ?? 'http';
+  if (!TESTBED_TRANSPORTS.includes(transport)) {
+    throw new UsageError(
+      `--transport: expected ${TESTBED_TRANSPORTS.join(' or ')}, got "${String(transport)}"`,
+    );
+  }
+  const network = load('hotel-calls');
+  if (transport === 'grpc-xds') {
+    // The sweep's limits (runFig5's default pair) as each point's network runs them.
+    const high = network.classes[0]?.name ?? 'high';
+    const low = network.classes[network.classes.length - 1]?.name ?? 'low';
+    const warning = grpcCapWarning(
+      fig5Limits(high, low).map((limit) => ({
+        network: testbedNetwork(network, { retries: limit.retries }),
+        label: limit.label,
+      })),
+    );
+    if (warning !== undefined) (options.warn ?? warnOnStderr)(warning);
+  }
   const progress = progressOnStderr('fig5', { delayMs: 0 });
   let result: Awaited<ReturnType<typeof runFig5>>;
   try {
     result = await runFig5({
-      network: load('hotel-calls'),
+      network,
       routing: load('hotel'),
       gammaLows: preset.gammaLows,
       warmupS: options.warmup ?? preset.warmupS,
@@ -77,6 +112,7 @@ export async function testbedFig5Command(
       seed: options.seed ?? TESTBED_FIG5_DEFAULTS.seed,
       backoff: { kind: 'random', meanMs: options.backoffMs ?? TESTBED_FIG5_DEFAULTS.backoffMs },
       sidecars: options.sidecar ?? true,
+      transport,
       edgeThread: options.loadThread ?? true,
       ...(options.runs !== undefined && { runsPerPoint: options.runs }),
       ...(signal !== undefined && { signal }),
@@ -93,7 +129,7 @@ export async function testbedFig5Command(
     };
   }
   const files = { csv: 'testbed-fig5.csv', svg: 'testbed-fig5.svg', md: 'testbed-fig5.md' };
-  const command = `difftry testbed fig5${options.quick ? ' --quick' : ''}`;
+  const command = `difftry testbed fig5${options.quick ? ' --quick' : ''}${transport === 'http' ? '' : ` --transport ${transport}`}`;
   await makeOutputDirectory(out, '--out');
   await writeOutputFiles(
     [
@@ -243,6 +279,12 @@ export function registerTestbedFig5Command(program: Command, emit: Emit): void {
       integerIn('--runs', 1, 5),
     )
     .addOption(new Option('--no-load-thread', 'run the load generator on the services’ thread'))
+    .addOption(
+      new Option(
+        '--transport <kind>',
+        'http (default): node:http services; grpc-xds: gRPC services over xds:/// channels, gRPC retrying from the routes of a difftry xDS control plane',
+      ).choices(TESTBED_TRANSPORTS),
+    )
     .action(async (opts: TestbedFig5Options) => {
       emit(await interruptible((signal) => testbedFig5Command(opts, signal)));
     });

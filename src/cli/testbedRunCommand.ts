@@ -12,6 +12,12 @@ import {
 } from '../testbed/experiment/measureTestbed.js';
 import { predictTestbed, type TestbedPrediction } from '../testbed/experiment/predictTestbed.js';
 import { TESTBED_BACKOFF } from '../testbed/experiment/runValidity.js';
+import {
+  TESTBED_TRANSPORTS,
+  type TestbedTransport,
+  testbedGrpcCappedClasses,
+  testbedNetwork,
+} from '../testbed/network/testbedNetwork.js';
 import type { CommandOutput, Emit } from './CommandOutput.js';
 import { EXIT_INTERRUPTED } from './exitCodes.js';
 import {
@@ -58,7 +64,37 @@ export interface TestbedRunOptions {
   readonly sidecar?: boolean;
   /** false: the load generator on the services' thread (`--no-load-thread`). */
   readonly loadThread?: boolean;
+  /** How services talk (`--transport`): `http` (default) or `grpc-xds`. */
+  readonly transport?: TestbedTransport;
   readonly json?: boolean;
+  /** Where a warning line goes (before the run); default stderr, prefixed `difftry: `. */
+  readonly warn?: (line: string) => void;
+}
+
+/** Writes a warning line on stderr, as the CLI writes its other lines. */
+export const warnOnStderr = (line: string): void => {
+  process.stderr.write(`difftry: ${line}\n`);
+};
+
+/**
+ * The one-line warning of a gRPC run whose limits gRPC cuts (k above 4 at some hop: gRPC makes
+ * at most 5 attempts a call), or undefined when none is cut. Each network is one as it runs
+ * (`label`: which of a sweep's configurations it is).
+ */
+export function grpcCapWarning(
+  runs: readonly { readonly network: NetworkSpec; readonly label?: string }[],
+): string | undefined {
+  const parts = runs.flatMap(({ network, label }) => {
+    const capped = testbedGrpcCappedClasses(network);
+    if (capped.length === 0) return [];
+    const classes = capped.map((c) => `${c.className} (k = ${c.retries})`).join(', ');
+    return [label === undefined ? classes : `${classes} in ${label}`];
+  });
+  if (parts.length === 0) return undefined;
+  return (
+    `grpc-xds: gRPC makes at most 5 attempts a call, so k above 4 acts as 4 for ${parts.join('; ')}; ` +
+    'the prediction still uses the k given'
+  );
 }
 
 /**
@@ -83,6 +119,25 @@ export async function testbedRunCommand(
   };
   const warmupS = options.warmup ?? TESTBED_RUN_DEFAULTS.warmup;
   const durationS = options.duration ?? TESTBED_RUN_DEFAULTS.duration;
+  const transport = options.transport ?? 'http';
+  if (!TESTBED_TRANSPORTS.includes(transport)) {
+    throw new UsageError(
+      `--transport: expected ${TESTBED_TRANSPORTS.join(' or ')}, got "${String(transport)}"`,
+    );
+  }
+  if (transport === 'grpc-xds') {
+    let running: NetworkSpec;
+    try {
+      running = testbedNetwork(network, {
+        ...(options.retries !== undefined && { retries: options.retries }),
+      });
+    } catch (error) {
+      if (error instanceof RangeError) throw new UsageError(error.message);
+      throw error;
+    }
+    const warning = grpcCapWarning([{ network: running }]);
+    if (warning !== undefined) (options.warn ?? warnOnStderr)(warning);
+  }
   const progress = progressOnStderr('testbed');
   let measurement: TestbedMeasurement;
   try {
@@ -92,6 +147,7 @@ export async function testbedRunCommand(
       backoff,
       seed: options.seed ?? TESTBED_RUN_DEFAULTS.seed,
       sidecars: options.sidecar ?? true,
+      transport,
       edgeThread: options.loadThread ?? true,
       warmupS,
       durationS,
@@ -121,6 +177,7 @@ export async function testbedRunCommand(
             durationS,
             graceS: measurement.graceS,
             backoff,
+            transport,
             sidecars: measurement.sidecars,
           },
           measured,
@@ -137,7 +194,7 @@ export async function testbedRunCommand(
       ),
     };
   }
-  return { stdout: formatRun(measurement, prediction, backoff) };
+  return { stdout: formatRun(measurement, prediction, backoff, transport) };
 }
 
 async function loadRouting(
@@ -155,15 +212,26 @@ async function loadRouting(
   return parseNetwork(text, fileName);
 }
 
-/** The human-readable report of one run. */
+/** How the services of a run called each other, for its report's first line. */
+function deploymentOf(m: TestbedMeasurement, transport: TestbedTransport): string {
+  if (transport === 'grpc-xds') {
+    return 'gRPC services calling over xds:/// channels, every retry made by gRPC from the xDS routes';
+  }
+  return m.sidecars
+    ? 'each calling through its DiffTry sidecar'
+    : 'in-process retries (no sidecars)';
+}
+
+/** The human-readable report of one run (`transport`: how it ran; default `http`). */
 export function formatRun(
   m: TestbedMeasurement,
   p: TestbedPrediction,
   backoff: BackoffDescription,
+  transport: TestbedTransport = 'http',
 ): string {
   const lines: string[] = [
     `testbed: ${m.network.name ?? 'network'}, ${m.services.length} services on 127.0.0.1, ` +
-      `${m.sidecars ? 'each calling through its DiffTry sidecar' : 'in-process retries (no sidecars)'}; ` +
+      `${deploymentOf(m, transport)}; ` +
       `${m.warmupS} s warm-up, ${fixed(m.windowS, 0)} s window, drained ${fixed(m.drainS, 1)} s ` +
       `(grace ${m.graceS} s); retry delay ${describeBackoff(backoff)}`,
     'measured: the requests sent in the window, each followed to its end; answered in window: the old count',
@@ -286,6 +354,12 @@ export function registerTestbedRunCommand(program: Command, emit: Emit): void {
       integerIn('--seed', 0, 2 ** 31),
     )
     .addOption(new Option('--no-sidecar', 'retry in-process (runtime retry()) instead of sidecars'))
+    .addOption(
+      new Option(
+        '--transport <kind>',
+        'http (default): node:http services; grpc-xds: gRPC services over xds:/// channels, gRPC retrying from the routes of a difftry xDS control plane',
+      ).choices(TESTBED_TRANSPORTS),
+    )
     .addOption(new Option('--no-load-thread', 'run the load generator on the services’ thread'))
     .option('--json', 'print one JSON document on stdout')
     .action(async (file: string | undefined, opts: TestbedRunOptions) => {

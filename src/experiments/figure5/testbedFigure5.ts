@@ -14,6 +14,7 @@ import {
 } from '../../testbed/experiment/measureTestbed.js';
 import { predictTestbed, type TestbedPrediction } from '../../testbed/experiment/predictTestbed.js';
 import { invalidRun, TESTBED_BACKOFF } from '../../testbed/experiment/runValidity.js';
+import type { TestbedTransport } from '../../testbed/network/testbedNetwork.js';
 import {
   FIGURE5_GAMMA_HIGH,
   FIGURE5_GAMMA_LOWS,
@@ -53,8 +54,13 @@ export interface Fig5Options {
   readonly backoff?: BackoffDescription;
   /** Seed of the first point (point i uses seed + i); default 5. */
   readonly seed?: number;
-  /** Sidecars (default) or in-process retries. */
+  /** Sidecars (default) or in-process retries (HTTP only). */
   readonly sidecars?: boolean;
+  /**
+   * How services talk: `http` (default) or `grpc-xds` (gRPC services, every retry made by gRPC
+   * from the routes of the testbed's xDS control plane; at most 5 attempts a call).
+   */
+  readonly transport?: TestbedTransport;
   /** The load generator in its own thread (default) or beside the services. */
   readonly edgeThread?: boolean;
   /**
@@ -104,6 +110,7 @@ export interface Fig5Setup {
   readonly backoff: BackoffDescription;
   readonly seed: number;
   readonly sidecars: boolean;
+  readonly transport: TestbedTransport;
   readonly runsPerPoint: number;
   readonly maxStallMs: number;
 }
@@ -179,7 +186,8 @@ export async function runFig5(options: Readonly<Fig5Options>): Promise<Fig5Resul
     graceS: options.graceS ?? DEFAULT_GRACE_S,
     backoff: options.backoff ?? TESTBED_BACKOFF,
     seed: options.seed ?? 5,
-    sidecars: options.sidecars ?? true,
+    sidecars: (options.transport ?? 'http') === 'http' && (options.sidecars ?? true),
+    transport: options.transport ?? 'http',
     runsPerPoint: options.runsPerPoint ?? 2,
     maxStallMs: options.maxStallMs ?? 250,
   };
@@ -210,6 +218,7 @@ export async function runFig5(options: Readonly<Fig5Options>): Promise<Fig5Resul
         backoff: setup.backoff,
         seed,
         sidecars: setup.sidecars,
+        transport: setup.transport,
         edgeThread: options.edgeThread ?? true,
         warmupS: setup.warmupS,
         durationS: setup.durationS,

@@ -134,8 +134,11 @@ export function fig5Markdown(
       'prediction assumes and how to read this page: [testbed.md](testbed.md).',
     '',
     `**Setup.** \`${setup.networkName}\` runs live: ${result.points[0]?.measurement.services.length ?? '?'} ` +
-      `\`node:http\` services on 127.0.0.1, ${setup.sidecars ? 'each calling its children through its own DiffTry sidecar (`startSidecar`)' : 'each calling its children in-process with the runtime’s `retry()` (no sidecars)'}; ` +
-      'the load generator, in its own thread, is the external client and retries at the entry with the runtime’s `retry()`. ' +
+      (setup.transport === 'grpc-xds'
+        ? 'gRPC services on 127.0.0.1, each calling its children over `xds:///` channels configured by the testbed’s xDS control plane, every retry made by gRPC from its routes (at most 5 attempts a call); ' +
+          'the load generator, in its own thread, is the external client and calls the entry the same way. '
+        : `\`node:http\` services on 127.0.0.1, ${setup.sidecars ? 'each calling its children through its own DiffTry sidecar (`startSidecar`)' : 'each calling its children in-process with the runtime’s `retry()` (no sidecars)'}; ` +
+          'the load generator, in its own thread, is the external client and retries at the entry with the runtime’s `retry()`. ') +
       `Rates are scaled by ${setup.scale}: ${setup.entry} μ = ${fixed(entryNominal, 2)} requests/s nominal (the file's ` +
       `${fixed(entryNominal / setup.scale, 0)}), γ_high = ${setup.gammaHigh} → ${scaled(setup.gammaHigh)}/s, ` +
       `γ_low = ${setup.gammaLows.join(', ')} → ${setup.gammaLows.map(scaled).join(', ')}/s. ` +
@@ -327,7 +330,11 @@ export function fig5Svg(result: Fig5Result): string {
     `${setup.warmupS} s warm-up + ${setup.durationS} s window`,
     'counted by send time, drained',
     `retry delay ${setup.backoff.kind === 'random' ? `random, mean ${setup.backoff.meanMs} ms` : setup.backoff.kind}`,
-    setup.sidecars ? 'through DiffTry sidecars' : 'in-process retries',
+    setup.transport === 'grpc-xds'
+      ? 'gRPC retries from xDS routes'
+      : setup.sidecars
+        ? 'through DiffTry sidecars'
+        : 'in-process retries',
   ];
   return fractionChartSvg({
     title: `Figure 5 on the live testbed (${setup.networkName}, ${setup.entry} bottleneck)`,

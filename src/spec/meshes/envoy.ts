@@ -231,22 +231,35 @@ export function envoyRetryPolicy(plan: MeshPlan, hop: ClassHop): Record<string, 
 /** gRPC's most attempts of one call (gRFC A6): a route's `num_retries` above 4 acts as 4. */
 export const GRPC_MAX_ATTEMPTS = 5;
 
+/** A class whose retry limit somewhere is above what gRPC allows, and its largest k. */
+export interface GrpcCappedClass {
+  readonly className: string;
+  /** The largest k of the class at any hop. */
+  readonly retries: number;
+}
+
+/**
+ * The classes gRPC's cap of {@link GRPC_MAX_ATTEMPTS} attempts a call cuts: those with k above 4
+ * at some hop (a service's own override included), in class order, with their largest k.
+ */
+export function grpcCappedClasses(plan: MeshPlan): GrpcCappedClass[] {
+  return plan.classes.flatMap((className) => {
+    const limits = plan.services.flatMap((service) =>
+      service.calls.filter((hop) => hop.className === className).map((hop) => hop.retries),
+    );
+    const retries = Math.max(0, ...limits);
+    return retries > GRPC_MAX_ATTEMPTS - 1 ? [{ className, retries }] : [];
+  });
+}
+
 /**
  * What a plan asks of Envoy that some data planes of the same config cannot give, one sentence
  * each (for the generated files' comments): the classes whose retry limit somewhere is above
  * what proxyless gRPC clients allow over xDS, and the edge rules on secret values, left out.
  */
 export function envoyLimits(plan: MeshPlan): string[] {
-  const capped = new Map<string, number>();
-  for (const service of plan.services) {
-    for (const hop of service.calls) {
-      if (hop.retries > GRPC_MAX_ATTEMPTS - 1) {
-        capped.set(hop.className, Math.max(capped.get(hop.className) ?? 0, hop.retries));
-      }
-    }
-  }
-  const grpc = [...capped].map(
-    ([className, k]) =>
+  const grpc = grpcCappedClasses(plan).map(
+    ({ className, retries: k }) =>
       `gRPC clients served this over xDS make at most ${GRPC_MAX_ATTEMPTS} attempts: class ${className} (k up to ${k}) gets ${GRPC_MAX_ATTEMPTS - 1} retries there; Envoy itself makes all ${k}.`,
   );
   const secrets = plan.services.flatMap((service) => {

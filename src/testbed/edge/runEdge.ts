@@ -2,28 +2,24 @@ import { encodeIntoCompressedBase64 } from 'hdr-histogram-js';
 import { seededRandom } from '../../model/random.js';
 import { type OpenLoopReport, openLoopPoisson } from '../load/openLoopPoisson.js';
 import { drawPath } from '../network/callProgram.js';
-import { directDownstream } from '../network/directDownstream.js';
+import { externalClientDownstream } from '../network/startIngress.js';
 import type { EdgeHooks, EdgePlan, EdgeStreamReport } from './EdgePlan.js';
 
 /**
- * Runs the edge of a testbed in this thread: the external client — every entry service called
- * directly with the runtime's `retry()` under the entry's DiffTry limits (the analysis's external
- * client, which retries a request at most k_entry^p times) — offers every stream with
- * {@link openLoopPoisson} for warm-up plus window, and on through a drain of at most
- * `plan.graceS`: the requests sent in the window are followed to their end while every stream
- * keeps loading the network, and all the drains end together, when the last stream's window
- * requests have ended. Each request draws its endpoint from the entry's branches and carries the
- * class header and the external marker. A request's latency runs from its intended send time to
- * the end of its last attempt.
+ * Runs the edge of a testbed in this thread: the external client
+ * ({@link externalClientDownstream}: every entry service called directly with the runtime's
+ * `retry()` under the entry's DiffTry limits — the analysis's external client, which retries a
+ * request at most k_entry^p times — or, on the gRPC testbed, over an `xds:///ENTRY` channel that
+ * gRPC retries from the same limits) offers every stream with {@link openLoopPoisson} for
+ * warm-up plus window, and on through a drain of at most `plan.graceS`: the requests sent in the
+ * window are followed to their end while every stream keeps loading the network, and all the
+ * drains end together, when the last stream's window requests have ended. Each request draws its
+ * endpoint from the entry's branches and carries the class header and the external marker. A
+ * request's latency runs from its intended send time to the end of its last attempt.
  */
 export async function runEdge(plan: EdgePlan, hooks: EdgeHooks = {}): Promise<EdgeStreamReport[]> {
   const { client } = plan;
-  const downstream = directDownstream({
-    targets: client.targets,
-    classes: client.classes,
-    header: client.header,
-    random: seededRandom(client.seed, client.stream),
-  });
+  const downstream = await externalClientDownstream(client);
   try {
     const totalS = plan.warmupS + plan.durationS;
     const window = { fromS: plan.warmupS, toS: totalS };

@@ -19,12 +19,50 @@ export interface ExternalClientPlan {
   readonly header: string;
   readonly seed: number;
   readonly stream: number;
+  /**
+   * On the gRPC testbed: the xDS control plane (`host:port`) and the node id the client gives
+   * it. The entries are then called over `xds:///ENTRY` channels and gRPC makes the retries, as
+   * the routes say (the same limits as `targets`', at most 5 attempts); absent, over HTTP with
+   * the runtime's `retry()`.
+   */
+  readonly xds?: { readonly server: string; readonly node: string };
+}
+
+/**
+ * The external client a plan describes, as a {@link Downstream} to the entry services: over HTTP,
+ * a {@link directDownstream} retrying with the plan's limits and delays; with `plan.xds`, a
+ * `grpcXdsDownstream` whose channels are ready (gRPC retries from the xDS routes). The gRPC
+ * modules (optional peers) are loaded only then.
+ */
+export async function externalClientDownstream(plan: ExternalClientPlan): Promise<Downstream> {
+  if (plan.xds !== undefined) {
+    const { grpcXdsDownstream } = await import('./grpcXdsDownstream.js');
+    const downstream = grpcXdsDownstream({
+      xdsServer: plan.xds.server,
+      node: plan.xds.node,
+      children: Object.keys(plan.targets),
+      header: plan.header,
+    });
+    try {
+      await downstream.ready();
+    } catch (error) {
+      await downstream.close();
+      throw error;
+    }
+    return downstream;
+  }
+  return directDownstream({
+    targets: plan.targets,
+    classes: plan.classes,
+    header: plan.header,
+    random: seededRandom(plan.seed, plan.stream),
+  });
 }
 
 /**
  * How to start a testbed's ingress: an outbound-only DiffTry sidecar whose upstreams are the
- * entry services, or, without sidecars, a small server retrying in-process as
- * {@link ExternalClientPlan} says.
+ * entry services, or, without sidecars, a small server calling them as the
+ * {@link ExternalClientPlan} says (retrying in-process, or over gRPC with xDS retries).
  */
 export type IngressPlan =
   | {
@@ -44,21 +82,16 @@ export interface Ingress {
 
 /**
  * Starts the ingress a plan describes, listening on 127.0.0.1, port 0: `GET /SERVICE/REST` with
- * the class header is sent to the entry service's `/REST`, retried under DiffTry, and answered
- * with the last status (200 or 503).
+ * the class header is sent to the entry service's `/REST` (over HTTP, or on the gRPC testbed as
+ * a gRPC call with the class as metadata), retried under DiffTry, and answered 200 or 503.
  */
 export async function startIngress(plan: IngressPlan): Promise<Ingress> {
-  const random = seededRandom(plan.seed, plan.stream);
   if (plan.kind === 'sidecar') {
+    const random = seededRandom(plan.seed, plan.stream);
     const sidecar = await startSidecar(plan.config, { random, source: 'ingress sidecar' });
     return { url: sidecar.outboundUrl as string, close: () => sidecar.close({ graceMs: 0 }) };
   }
-  const downstream = directDownstream({
-    targets: plan.targets,
-    classes: plan.classes,
-    header: plan.header,
-    random,
-  });
+  const downstream = await externalClientDownstream(plan);
   try {
     const server = await startRetryingServer(
       downstream,

@@ -3,9 +3,11 @@ import { DEFAULT_BACKOFF } from '../../model/backoff/BackoffDescription.js';
 import { seededRandom } from '../../model/random.js';
 import type { NetworkSpec } from '../../spec/schema.js';
 import type { SidecarConfigInput } from '../../spec/sidecarSchema.js';
+import type { XdsServer } from '../../xds/xdsServer.js';
 import { type CallProgram, callPrograms } from './callProgram.js';
 import type { Downstream } from './Downstream.js';
 import { directDownstream } from './directDownstream.js';
+import type { ServiceWindowStats, TestbedService } from './serviceStation.js';
 import { sidecarDownstream } from './sidecarDownstream.js';
 import {
   type ExternalClientPlan,
@@ -13,8 +15,15 @@ import {
   type IngressPlan,
   startIngress,
 } from './startIngress.js';
-import { type ServiceWindowStats, startService, type TestbedService } from './startService.js';
-import { hopRetryLimit, type TestbedNetworkOptions, testbedNetwork } from './testbedNetwork.js';
+import { startService } from './startService.js';
+import {
+  grpcXdsNetwork,
+  hopRetryLimit,
+  TESTBED_TRANSPORTS,
+  type TestbedNetworkOptions,
+  type TestbedTransport,
+  testbedNetwork,
+} from './testbedNetwork.js';
 
 /** Options of {@link startTestbed}: the network's what-ifs, and how it is deployed. */
 export interface TestbedOptions extends TestbedNetworkOptions {
@@ -26,8 +35,18 @@ export interface TestbedOptions extends TestbedNetworkOptions {
    * default true. false: the same retries made in-process by the runtime's `retry()`.
    */
   readonly sidecars?: boolean;
-  /** The class header; default `x-priority`. */
+  /**
+   * The class header; default `x-priority` (on the gRPC testbed it must be: the xDS routes match
+   * the class on it).
+   */
   readonly header?: string;
+  /**
+   * How services talk (default `http`): `http`, `node:http` services calling through sidecars
+   * or in-process retries (see `sidecars`); `grpc-xds`, gRPC services calling their children over
+   * `xds:///CHILD` channels configured by an xDS control plane the testbed starts, every retry
+   * between services made by gRPC from the routes it serves (`sidecars` is then ignored).
+   */
+  readonly transport?: TestbedTransport;
   /**
    * Start an ingress (default true): a DiffTry sidecar (or, without sidecars, a retrying server)
    * in front of the entry services, for clients that cannot retry themselves. false: external
@@ -40,6 +59,9 @@ export interface TestbedOptions extends TestbedNetworkOptions {
 export interface Testbed {
   /** The network as it runs: scaled, with the options' what-ifs applied. */
   readonly network: NetworkSpec;
+  /** How services talk: `http` or `grpc-xds`. */
+  readonly transport: TestbedTransport;
+  /** Services call through DiffTry sidecars (HTTP only; false on the gRPC testbed). */
   readonly sidecars: boolean;
   /**
    * Where external requests go: `{ingressUrl}/{SERVICE}/{endpoint}` with the class header; ''
@@ -54,7 +76,10 @@ export interface Testbed {
   /** The services with external arrivals, in file order. */
   readonly entries: readonly string[];
   readonly services: readonly TestbedService[];
-  /** Every URL the testbed listens on: services, sidecars' outbound listeners, the ingress. */
+  /**
+   * Every URL the testbed listens on: services, sidecars' outbound listeners, the ingress; on the
+   * gRPC testbed the services and the xDS control plane as `grpc://127.0.0.1:PORT`.
+   */
   readonly listeners: readonly string[];
   /** Every service's call program (to draw an entry's endpoint). */
   readonly programs: ReadonlyMap<string, CallProgram>;
@@ -62,18 +87,27 @@ export interface Testbed {
   startWindow(): void;
   /** Every service's counts since the window started, in file order. */
   stats(): ServiceWindowStats[];
-  /** Stops everything: ingress, sidecars, clients, services; every socket and timer. */
+  /**
+   * Stops everything: ingress, sidecars, clients, services, the xDS control plane; every socket
+   * and timer.
+   */
   close(): Promise<void>;
 }
 
 /**
- * Starts a call-graph network (a file with `calls`/`branches`) as live HTTP services on
- * 127.0.0.1: one {@link startService} per service (admission with c = 1 and m = `queue` in front
- * of a timer of mean 1/μ, then the calls to its children), each calling its children through its
- * own DiffTry sidecar (or in-process, `sidecars: false`), and an ingress for the external
- * requests, which retries them with the entry service's limits as the analysis's external client
- * does. Everything listens on port 0; `close()` stops it all, and a failure while starting closes
- * what was started.
+ * Starts a call-graph network (a file with `calls`/`branches`) as live services on 127.0.0.1,
+ * each the model's station (admission with c = 1 and m = `queue` in front of a timer of mean 1/μ,
+ * then the calls to its children), and an ingress for the external requests, which retries them
+ * with the entry service's limits as the analysis's external client does:
+ * - `transport: 'http'` (default): one {@link startService} per service, each calling its
+ *   children through its own DiffTry sidecar (or in-process, `sidecars: false`);
+ * - `transport: 'grpc-xds'`: one `startGrpcService` per service, an xDS control plane
+ *   (`createXdsServer`) serving the network's per-class routes and retry policies with every
+ *   service's endpoint, and each caller (the ingress and the external client too) calling over
+ *   `xds:///CHILD` channels bootstrapped at it, so that gRPC makes every retry.
+ *
+ * Everything listens on port 0; `close()` stops it all, and a failure while starting closes what
+ * was started.
  * @throws RangeError for a routing network (it has no calls to make) or a bad option.
  * @example
  * ```ts
@@ -96,9 +130,23 @@ export async function startTestbed(
       `the testbed runs call-graph networks (calls, branches); service "${routed.name}" has routes — give the call-graph form of the network`,
     );
   }
-  const seed = options.seed ?? 1;
-  const useSidecars = options.sidecars ?? true;
+  const transport = options.transport ?? 'http';
+  if (!TESTBED_TRANSPORTS.includes(transport)) {
+    throw new RangeError(
+      `transport should be one of ${TESTBED_TRANSPORTS.join(', ')}, got "${String(transport)}"`,
+    );
+  }
+  const grpc = transport === 'grpc-xds';
   const header = options.header ?? 'x-priority';
+  if (grpc && header.toLowerCase() !== 'x-priority') {
+    throw new RangeError(
+      `the gRPC testbed carries the class in x-priority (the key its xDS routes match), got header "${header}"`,
+    );
+  }
+  // What the control plane will serve, checked before anything starts.
+  const served = grpc ? grpcXdsNetwork(network) : network;
+  const seed = options.seed ?? 1;
+  const useSidecars = !grpc && (options.sidecars ?? true);
   const classes = network.classes.map((c) => c.name);
   const programs = callPrograms(network);
   const count = network.services.length;
@@ -110,6 +158,7 @@ export async function startTestbed(
   const sidecars: SidecarHandle[] = [];
   const downstreams: Downstream[] = [];
   let ingress: Ingress | undefined;
+  let xds: XdsServer | undefined;
   const close = async () => {
     await Promise.allSettled([
       ingress?.close(),
@@ -117,24 +166,39 @@ export async function startTestbed(
       ...downstreams.map((d) => d.close()),
     ]);
     await Promise.allSettled(services.map((s) => s.close()));
+    await xds?.close();
   };
 
   try {
+    // The gRPC modules are optional peers of the package: loaded only for the gRPC testbed.
+    const grpcModules = grpc
+      ? await Promise.all([
+          import('./startGrpcService.js'),
+          import('./grpcXdsDownstream.js'),
+          import('../../xds/xdsServer.js'),
+        ])
+      : undefined;
+    const ports = new Map<string, number>();
     for (const [i, spec] of network.services.entries()) {
       const program = programs.get(spec.name) as CallProgram;
       const children = childrenOf(program);
-      services.push(
-        await startService({
-          name: spec.name,
-          capacity: spec.capacity,
-          queue: spec.queue,
-          classes,
-          program,
-          childPrograms: new Map(children.map((c) => [c, programs.get(c) as CallProgram])),
-          random: seededRandom(seed, 1 + i),
-          header,
-        }),
-      );
+      const serviceOptions = {
+        name: spec.name,
+        capacity: spec.capacity,
+        queue: spec.queue,
+        classes,
+        program,
+        childPrograms: new Map(children.map((c) => [c, programs.get(c) as CallProgram])),
+        random: seededRandom(seed, 1 + i),
+        header,
+      };
+      if (grpcModules === undefined) {
+        services.push(await startService(serviceOptions));
+      } else {
+        const service = await grpcModules[0].startGrpcService(serviceOptions);
+        services.push(service);
+        ports.set(service.name, service.port);
+      }
     }
     const urlOf = new Map(services.map((s) => [s.name, s.url]));
     const backoffOf = (p: number) =>
@@ -151,31 +215,59 @@ export async function startTestbed(
         ]),
       );
 
-    for (const [i, service] of services.entries()) {
-      const children = childrenOf(programs.get(service.name) as CallProgram);
-      if (children.length === 0) continue;
-      const random = seededRandom(seed, 1 + count + i);
-      if (useSidecars) {
-        const sidecar = await startSidecar(
-          sidecarConfig(network, service.name, children, urlOf, header),
-          { random, source: `sidecar of ${service.name}` },
-        );
-        sidecars.push(sidecar);
-        const downstream = sidecarDownstream({
-          outboundUrl: sidecar.outboundUrl as string,
+    if (grpcModules !== undefined) {
+      const [, { grpcXdsDownstream }, { createXdsServer }] = grpcModules;
+      // The network as it runs (limits, backoff, what-ifs), so the routes are the same
+      // decisions the HTTP testbed's sidecars make (with grpc-js-xds's reading of 1 s fixed).
+      xds = await createXdsServer({
+        network: served,
+        endpoints: Object.fromEntries(
+          [...ports].map(([name, port]) => [name, [{ host: '127.0.0.1', port }]]),
+        ),
+      });
+      const xdsServer = `127.0.0.1:${xds.port}`;
+      const ready: Promise<void>[] = [];
+      for (const service of services) {
+        const children = childrenOf(programs.get(service.name) as CallProgram);
+        if (children.length === 0) continue;
+        const downstream = grpcXdsDownstream({
+          xdsServer,
+          children,
+          node: `testbed-${service.name}`,
           header,
         });
         downstreams.push(downstream);
         service.useDownstream(downstream);
-      } else {
-        const downstream = directDownstream({
-          targets: directTargets(children),
-          classes: classBackoffs,
-          header,
-          random,
-        });
-        downstreams.push(downstream);
-        service.useDownstream(downstream);
+        ready.push(downstream.ready());
+      }
+      await Promise.all(ready);
+    } else {
+      for (const [i, service] of services.entries()) {
+        const children = childrenOf(programs.get(service.name) as CallProgram);
+        if (children.length === 0) continue;
+        const random = seededRandom(seed, 1 + count + i);
+        if (useSidecars) {
+          const sidecar = await startSidecar(
+            sidecarConfig(network, service.name, children, urlOf, header),
+            { random, source: `sidecar of ${service.name}` },
+          );
+          sidecars.push(sidecar);
+          const downstream = sidecarDownstream({
+            outboundUrl: sidecar.outboundUrl as string,
+            header,
+          });
+          downstreams.push(downstream);
+          service.useDownstream(downstream);
+        } else {
+          const downstream = directDownstream({
+            targets: directTargets(children),
+            classes: classBackoffs,
+            header,
+            random,
+          });
+          downstreams.push(downstream);
+          service.useDownstream(downstream);
+        }
       }
     }
     const externalClient: ExternalClientPlan = {
@@ -184,6 +276,9 @@ export async function startTestbed(
       header,
       seed,
       stream: 1 + 2 * count,
+      ...(xds !== undefined && {
+        xds: { server: `127.0.0.1:${xds.port}`, node: 'testbed-external-client' },
+      }),
     };
     const ingressPlan: IngressPlan = useSidecars
       ? {
@@ -199,6 +294,7 @@ export async function startTestbed(
     const ingressUrl = ingress?.url ?? '';
     return {
       network,
+      transport,
       sidecars: useSidecars,
       ingressUrl,
       externalClient,
@@ -207,6 +303,7 @@ export async function startTestbed(
       listeners: [
         ...services.map((s) => s.url),
         ...sidecars.map((s) => s.outboundUrl as string),
+        ...(xds === undefined ? [] : [`grpc://127.0.0.1:${xds.port}`]),
         ...(ingressUrl === '' ? [] : [ingressUrl]),
       ],
       programs,

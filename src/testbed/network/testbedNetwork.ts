@@ -1,6 +1,22 @@
-import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
+import {
+  type BackoffDescription,
+  DEFAULT_BACKOFF,
+} from '../../model/backoff/BackoffDescription.js';
+import { describeBackoff } from '../../model/backoff/describeBackoff.js';
+import { envoyBackOff, type GrpcCappedClass, grpcCappedClasses } from '../../spec/meshes/envoy.js';
+import { meshPlan } from '../../spec/meshes/meshPlan.js';
 import type { NetworkSpec } from '../../spec/schema.js';
 import { EVERY_CLASS, retriesOverride } from '../../spec/toNetworkModel.js';
+
+/**
+ * How a testbed's services talk: `http` (`node:http` services, DiffTry sidecars or in-process
+ * retries) or `grpc-xds` (gRPC services over `xds:///` channels, gRPC's own retries from the xDS
+ * routes of the same network).
+ */
+export type TestbedTransport = 'http' | 'grpc-xds';
+
+/** Every {@link TestbedTransport}, the default first. */
+export const TESTBED_TRANSPORTS: readonly TestbedTransport[] = Object.freeze(['http', 'grpc-xds']);
 
 /** How {@link testbedNetwork} adapts a network file to the testbed. */
 export interface TestbedNetworkOptions {
@@ -94,4 +110,53 @@ export function hopRetryLimit(network: NetworkSpec, service: string, className: 
   return (
     callee?.retries?.[className] ?? network.classes.find((c) => c.name === className)?.retries ?? 0
   );
+}
+
+/**
+ * The classes that gRPC's cap of 5 attempts a call (gRFC A6) cuts on the gRPC testbed: those
+ * with k above 4 at some hop (a callee's own override included), in class order. Over `grpc-xds`
+ * such a class makes 4 retries where the network asks more.
+ */
+export function testbedGrpcCappedClasses(network: NetworkSpec): GrpcCappedClass[] {
+  return grpcCappedClasses(meshPlan(network));
+}
+
+/** An xDS backoff interval of exactly 1 s, served 1 ns shorter (see {@link grpcXdsNetwork}). */
+const JUST_UNDER_ONE_SECOND_MS = 999.999_999;
+
+/**
+ * The network the gRPC testbed's control plane serves: the running network, with each class's
+ * retry delay as its gRPC backoff intervals (`envoyBackOff`, the shared mapping) kept under one
+ * second. @grpc/grpc-js-xds 1.14 reads a `retry_back_off` Duration of 1 s or more ten times too
+ * long (its seconds arrive as a string, `"1" + 0` → `"10s"`), so an interval of exactly 1 s (the
+ * testbed's default random delay of mean 500 ms) is served as 1 s − 1 ns, and a longer one is
+ * refused. Pure: returns a new network.
+ * @throws RangeError naming the class whose delay maps to an interval above 1 s.
+ */
+export function grpcXdsNetwork(network: NetworkSpec): NetworkSpec {
+  const toMs = (duration: string) => Number(duration.replace(/s$/, '')) * 1000;
+  return {
+    ...network,
+    classes: network.classes.map((c) => {
+      const backoff = c.backoff ?? network.backoff ?? DEFAULT_BACKOFF;
+      const intervals = envoyBackOff(backoff);
+      const baseMs = toMs(intervals.base_interval);
+      const maxMs = toMs(intervals.max_interval);
+      if (baseMs < 1000 && maxMs < 1000) return c;
+      if (baseMs > 1000 || maxMs > 1000) {
+        throw new RangeError(
+          `class ${c.name}: its retry delay (${describeBackoff(backoff)}) becomes gRPC backoff intervals of ${intervals.base_interval}–${intervals.max_interval}, and @grpc/grpc-js-xds reads an interval above 1 s ten times too long; the gRPC testbed takes intervals up to 1 s (a random delay of mean ≤ 500 ms)`,
+        );
+      }
+      return {
+        ...c,
+        backoff: {
+          kind: 'exponential',
+          baseMs: Math.min(baseMs, JUST_UNDER_ONE_SECOND_MS),
+          maxMs: Math.min(maxMs, JUST_UNDER_ONE_SECOND_MS),
+          jitter: 'full',
+        },
+      };
+    }),
+  };
 }
