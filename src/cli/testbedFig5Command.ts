@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { type Command, Option } from 'commander';
+import { figure5LimitPairs } from '../experiments/figure5/figure5Sweep.js';
 import {
   FIG5_PRESETS,
-  fig5Limits,
+  type Fig5Limit,
   runFig5,
   TESTBED_BACKOFF,
 } from '../experiments/figure5/testbedFigure5.js';
@@ -59,8 +60,37 @@ export interface TestbedFig5Options {
   readonly runs?: number;
   /** How services talk (`--transport`): `http` (default) or `grpc-xds`. */
   readonly transport?: TestbedTransport;
+  /**
+   * `--limits 4/1,4/4`: the (k_high, k_low) configurations compared, DiffTry's first, the uniform
+   * baseline last; default 5/1,5/5, and 4/1,4/4 over grpc-xds (gRPC caps a call at 5 attempts).
+   */
+  readonly limits?: string;
   /** Where a warning line goes (before the sweep); default stderr, prefixed `difftry: `. */
   readonly warn?: (line: string) => void;
+}
+
+/**
+ * Parses `--limits 4/1,4/4` into the sweep's configurations (see `figure5LimitPairs`).
+ * @throws UsageError on anything but comma-separated `H/L` pairs, the last uniform.
+ */
+export function parseFig5Limits(text: string, high: string, low: string): Fig5Limit[] {
+  const pairs = text.split(',').map((part): [number, number] => {
+    const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(part);
+    if (match === null) {
+      throw new UsageError(
+        `--limits: expected K_HIGH/K_LOW pairs separated by commas (e.g. 4/1,4/4), got "${part}"`,
+      );
+    }
+    return [Number(match[1]), Number(match[2])];
+  });
+  try {
+    return figure5LimitPairs(pairs, high, low);
+  } catch (error) {
+    if (error instanceof RangeError) {
+      throw new UsageError(`--limits: ${error.message}`, { cause: error });
+    }
+    throw error;
+  }
 }
 
 /**
@@ -86,12 +116,17 @@ export async function testbedFig5Command(
     );
   }
   const network = load('hotel-calls');
+  const high = network.classes[0]?.name ?? 'high';
+  const low = network.classes[network.classes.length - 1]?.name ?? 'low';
+  const limits = parseFig5Limits(
+    options.limits ?? (transport === 'grpc-xds' ? '4/1,4/4' : '5/1,5/5'),
+    high,
+    low,
+  );
   if (transport === 'grpc-xds') {
-    // The sweep's limits (runFig5's default pair) as each point's network runs them.
-    const high = network.classes[0]?.name ?? 'high';
-    const low = network.classes[network.classes.length - 1]?.name ?? 'low';
+    // The sweep's limits as each point's network runs them.
     const warning = grpcCapWarning(
-      fig5Limits(high, low).map((limit) => ({
+      limits.map((limit) => ({
         network: testbedNetwork(network, { retries: limit.retries }),
         label: limit.label,
       })),
@@ -105,6 +140,7 @@ export async function testbedFig5Command(
       network,
       routing: load('hotel'),
       gammaLows: preset.gammaLows,
+      limits,
       warmupS: options.warmup ?? preset.warmupS,
       durationS: options.duration ?? preset.durationS,
       ...(options.grace !== undefined && { graceS: options.grace }),
@@ -129,7 +165,7 @@ export async function testbedFig5Command(
     };
   }
   const files = { csv: 'testbed-fig5.csv', svg: 'testbed-fig5.svg', md: 'testbed-fig5.md' };
-  const command = `difftry testbed fig5${options.quick ? ' --quick' : ''}${transport === 'http' ? '' : ` --transport ${transport}`}`;
+  const command = `difftry testbed fig5${options.quick ? ' --quick' : ''}${transport === 'http' ? '' : ` --transport ${transport}`}${options.limits === undefined ? '' : ` --limits ${options.limits}`}`;
   await makeOutputDirectory(out, '--out');
   await writeOutputFiles(
     [
@@ -284,6 +320,10 @@ export function registerTestbedFig5Command(program: Command, emit: Emit): void {
         '--transport <kind>',
         'http (default): node:http services; grpc-xds: gRPC services over xds:/// channels, gRPC retrying from the routes of a difftry xDS control plane',
       ).choices(TESTBED_TRANSPORTS),
+    )
+    .option(
+      '--limits <pairs>',
+      'the (k_high, k_low) configurations compared, DiffTry first, uniform last (default 5/1,5/5; 4/1,4/4 over grpc-xds, whose calls make at most 5 attempts)',
     )
     .action(async (opts: TestbedFig5Options) => {
       emit(await interruptible((signal) => testbedFig5Command(opts, signal)));

@@ -40,10 +40,53 @@ export interface Figure5Limit {
  * ```
  */
 export function figure5Limits(high = 'high', low = 'low'): Figure5Limit[] {
-  return [
-    { key: '5/1', label: 'DiffTry k = (5, 1)', retries: { [high]: 5, [low]: 1 } },
-    { key: '5/5', label: 'uniform k = (5, 5)', retries: { [high]: 5, [low]: 5 } },
-  ];
+  return figure5LimitPairs(
+    [
+      [5, 1],
+      [5, 5],
+    ],
+    high,
+    low,
+  );
+}
+
+/**
+ * A sweep's retry configurations from `(k_high, k_low)` pairs, in order: the first is DiffTry's
+ * (the one the high-class cut is measured against), the last uniform (k_high = k_low). The key is
+ * `H/L`, the label names DiffTry or uniform by whether the two limits differ.
+ * @throws RangeError unless there are at least two pairs of integers in [0, 100], the last
+ *   uniform and all distinct.
+ * @example
+ * ```ts
+ * figure5LimitPairs([[4, 1], [4, 4]]); // gRPC's cap of 5 attempts: (4, 1) against (4, 4)
+ * ```
+ */
+export function figure5LimitPairs(
+  pairs: readonly (readonly [number, number])[],
+  high = 'high',
+  low = 'low',
+): Figure5Limit[] {
+  if (pairs.length < 2) throw new RangeError('expected at least two retry configurations');
+  const keys = new Set<string>();
+  const limits = pairs.map(([kHigh, kLow]) => {
+    for (const k of [kHigh, kLow]) {
+      if (!(Number.isInteger(k) && k >= 0 && k <= 100)) {
+        throw new RangeError(`expected retry limits that are integers from 0 to 100, got ${k}`);
+      }
+    }
+    const key = `${kHigh}/${kLow}`;
+    if (keys.has(key)) throw new RangeError(`the configuration ${key} is given twice`);
+    keys.add(key);
+    const label = `${kHigh === kLow ? 'uniform' : 'DiffTry'} k = (${kHigh}, ${kLow})`;
+    return { key, label, retries: { [high]: kHigh, [low]: kLow } };
+  });
+  const [lastHigh, lastLow] = pairs[pairs.length - 1] as readonly [number, number];
+  if (lastHigh !== lastLow) {
+    throw new RangeError(
+      `the last configuration is the uniform baseline (k_high = k_low), got ${lastHigh}/${lastLow}`,
+    );
+  }
+  return limits;
 }
 
 /** Where and how much load a point of the sweep puts on a network; every field has a default. */
