@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { type Command, Option } from 'commander';
 import { figure5LimitPairs } from '../experiments/figure5/figure5Sweep.js';
 import {
@@ -165,13 +165,15 @@ export async function testbedFig5Command(
     };
   }
   const files = { csv: 'testbed-fig5.csv', svg: 'testbed-fig5.svg', md: 'testbed-fig5.md' };
+  // The page links the testbed guide, docs/testbed.md, relative to where it is written.
+  const guide = relative(out, 'docs/testbed.md').split(sep).join('/');
   const command = `difftry testbed fig5${options.quick ? ' --quick' : ''}${transport === 'http' ? '' : ` --transport ${transport}`}${options.limits === undefined ? '' : ` --limits ${options.limits}`}`;
   await makeOutputDirectory(out, '--out');
   await writeOutputFiles(
     [
       { path: join(out, files.csv), text: fig5Csv(result) },
       { path: join(out, files.svg), text: fig5Svg(result) },
-      { path: join(out, files.md), text: fig5Markdown(result, { ...files, command }) },
+      { path: join(out, files.md), text: fig5Markdown(result, { ...files, command, guide }) },
     ],
     '--out',
   );
