@@ -22,6 +22,7 @@ import {
   reloadNetwork,
   requestLine,
   shouldReload,
+  slowBackoffLines,
   startLine,
 } from './xdsServe.js';
 
@@ -134,6 +135,7 @@ export async function xdsServeCommand(options: XdsServeOptions): Promise<void> {
   }
   const address: HostPort = { host: listen.host, port: server.port };
   log(startLine(network.services.length, address));
+  for (const line of slowBackoffLines(network)) log(line);
 
   let stopped = false;
   let lastRead = first.text;
@@ -155,7 +157,15 @@ export async function xdsServeCommand(options: XdsServeOptions): Promise<void> {
     }
     if (stopped || !shouldReload(trigger, read, lastRead)) return;
     lastRead = read;
-    log(reloadLine(reloadNetwork(server, load)));
+    let loaded: NetworkSpec | undefined;
+    const outcome = reloadNetwork(server, () => {
+      loaded = load();
+      return loaded;
+    });
+    log(reloadLine(outcome));
+    if (outcome.kind === 'updated' && loaded !== undefined) {
+      for (const line of slowBackoffLines(loaded)) log(line);
+    }
   };
   // One reload at a time, in the order asked.
   const reload = (trigger: ReloadTrigger) => {

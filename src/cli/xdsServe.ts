@@ -2,6 +2,8 @@
 // prints, and what a reload of the network file does to the served version. xdsCommand.ts does
 // the watching, the signals and the writing.
 import { isIP } from 'node:net';
+import { DEFAULT_BACKOFF } from '../model/backoff/BackoffDescription.js';
+import { envoyBackOff } from '../spec/meshes/envoy.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import type { XdsEndpoint, XdsRequestEvent, XdsServer } from '../xds/index.js';
 import { UsageError } from './UsageError.js';
@@ -98,6 +100,22 @@ export function oneLine(error: unknown): string {
       .filter((line) => line !== '')
       .join(' ') || (error instanceof Error ? error.name : 'unknown error')
   );
+}
+
+/**
+ * One warning line per class whose retry delay reaches gRPC clients as a backoff interval of a
+ * second or more: @grpc/grpc-js-xds 1.14 reads such an interval ten times too long (docs/xds.md,
+ * "A backoff of one second or more"). Envoy reads it right.
+ */
+export function slowBackoffLines(network: NetworkSpec): string[] {
+  const seconds = (duration: string) => Number(duration.replace(/s$/, ''));
+  return network.classes.flatMap((c) => {
+    const intervals = envoyBackOff(c.backoff ?? network.backoff ?? DEFAULT_BACKOFF);
+    if (seconds(intervals.base_interval) < 1 && seconds(intervals.max_interval) < 1) return [];
+    return [
+      `difftry xds: note: class ${c.name}'s retry backoff is served as ${intervals.base_interval}–${intervals.max_interval}; @grpc/grpc-js-xds 1.14 clients read an interval of 1 s or more ten times too long (keep it under 1 s for them; docs/xds.md)`,
+    ];
+  });
 }
 
 /** The line printed once the server listens. */

@@ -21,6 +21,7 @@ import {
   reloadNetwork,
   requestLine,
   shouldReload,
+  slowBackoffLines,
 } from '../../src/cli/xdsServe.js';
 import { parseNetwork } from '../../src/spec/parseNetwork.js';
 import { isSpecError } from '../../src/spec/SpecError.js';
@@ -206,6 +207,23 @@ describe('difftry xds serve: flags and reload decisions (in process)', () => {
     for (const kind of ['initial', 'ack', 'stale', 'subscription'] as const) {
       expect(requestLine({ ...event, kind })).toBeUndefined();
     }
+  });
+
+  it('notes each class whose backoff reaches gRPC clients as an interval of 1 s or more', () => {
+    const network = parseNetwork(
+      [
+        'classes:',
+        '  - { name: gold, retries: 2, backoff: { kind: random, meanMs: 500 } }',
+        '  - { name: bronze, retries: 1 }',
+        'services:',
+        '  - { name: geo, capacity: 10, queue: 5, arrivals: { gold: 1 } }',
+      ].join('\n'),
+      'net.yaml',
+    );
+    // gold: random, mean 500 ms → Envoy intervals 1 s; bronze: the default (mean 100 ms) → 0.2 s.
+    expect(slowBackoffLines(network)).toEqual([
+      "difftry xds: note: class gold's retry backoff is served as 1s–1s; @grpc/grpc-js-xds 1.14 clients read an interval of 1 s or more ten times too long (keep it under 1 s for them; docs/xds.md)",
+    ]);
   });
 });
 
