@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { Command } from 'commander';
 import {
   DEFAULT_GATEWAY,
@@ -11,16 +10,7 @@ import { kubernetesNames } from '../spec/meshes/kubernetesNames.js';
 import type { MeshManifest } from '../spec/meshes/kubernetesObject.js';
 import { meshPlan } from '../spec/meshes/meshPlan.js';
 import { loadNetwork, type NetworkSource } from './input.js';
-import {
-  checkNamespace,
-  fileStem,
-  type GeneratedFile,
-  generatedBy,
-  manifestHeader,
-  printedManifest,
-  writeGeneratedFiles,
-  yamlStream,
-} from './meshFiles.js';
+import { checkNamespace, fileStem, generatedBy, manifestOutput } from './meshFiles.js';
 import { UsageError } from './UsageError.js';
 
 /** Options of `difftry mesh gateway-api`. */
@@ -110,44 +100,35 @@ export async function meshGatewayApiCommand(options: MeshGatewayApiOptions): Pro
     ...(options.gateway !== undefined ? [`--gateway ${options.gateway}`] : []),
     ...(options.gatewayClass !== undefined ? [`--gateway-class ${options.gatewayClass}`] : []),
   ]);
-  const header = manifestHeader(command, DOC, 'What Gateway API cannot express:', manifest.limits);
-  if (options.out === undefined) {
-    return printedManifest(
-      manifest,
-      header('The Gateway API routes of every service'),
-      options.json,
-    );
-  }
-
-  const out = options.out;
-  const files: GeneratedFile[] = [];
-  const gateways = manifest.objects.filter((object) => object.kind === 'Gateway');
-  if (gateways.length > 0) {
-    const className = options.gatewayClass ?? DEFAULT_GATEWAY_CLASS;
-    files.push({
-      path: join(out, GATEWAY_FILE),
-      text: yamlStream(
-        header(`The Gateway ${DEFAULT_GATEWAY} (class ${className}) of the edge routes`),
-        gateways,
-      ),
-      service: `the Gateway ${DEFAULT_GATEWAY}`,
-      what: `Gateway ${DEFAULT_GATEWAY}`,
-    });
-  }
-  for (const service of network.services) {
-    const name = names.get(service.name) as string;
-    const routes = manifest.objects.filter(
-      (object) => object.kind === 'HTTPRoute' && object.metadata.labels.app === name,
-    );
-    if (routes.length === 0) continue;
-    files.push({
-      path: join(out, `${fileStem(service.name)}.gateway-api.yaml`),
-      text: yamlStream(header(`The HTTPRoutes to ${service.name}`), routes),
-      service: service.name,
-      what: `HTTPRoutes ${routes.map((route) => route.metadata.name).join(', ')}`,
-    });
-  }
-  return writeGeneratedFiles(files, out, options.json);
+  const className = options.gatewayClass ?? DEFAULT_GATEWAY_CLASS;
+  return manifestOutput(
+    manifest,
+    { command, doc: DOC, cannot: 'What Gateway API cannot express:' },
+    options,
+    'The Gateway API routes of every service',
+    () => [
+      {
+        name: GATEWAY_FILE,
+        holds: `The Gateway ${DEFAULT_GATEWAY} (class ${className}) of the edge routes`,
+        objects: manifest.objects.filter((object) => object.kind === 'Gateway'),
+        service: `the Gateway ${DEFAULT_GATEWAY}`,
+        what: `Gateway ${DEFAULT_GATEWAY}`,
+      },
+      ...network.services.map((service) => {
+        const name = names.get(service.name) as string;
+        const routes = manifest.objects.filter(
+          (object) => object.kind === 'HTTPRoute' && object.metadata.labels.app === name,
+        );
+        return {
+          name: `${fileStem(service.name)}.gateway-api.yaml`,
+          holds: `The HTTPRoutes to ${service.name}`,
+          objects: routes,
+          service: service.name,
+          what: `HTTPRoutes ${routes.map((route) => route.metadata.name).join(', ')}`,
+        };
+      }),
+    ],
+  );
 }
 
 /** Registers `difftry mesh gateway-api FILE` under the `mesh` command. */

@@ -1,20 +1,10 @@
-import { join } from 'node:path';
 import type { Command } from 'commander';
 import { istioManifest } from '../spec/meshes/istio.js';
 import { kubernetesNames } from '../spec/meshes/kubernetesNames.js';
 import type { KubernetesObject, MeshManifest } from '../spec/meshes/kubernetesObject.js';
 import { type MeshPlan, meshPlan } from '../spec/meshes/meshPlan.js';
 import { loadNetwork, type NetworkSource } from './input.js';
-import {
-  checkNamespace,
-  fileStem,
-  type GeneratedFile,
-  generatedBy,
-  manifestHeader,
-  printedManifest,
-  writeGeneratedFiles,
-  yamlStream,
-} from './meshFiles.js';
+import { checkNamespace, fileStem, generatedBy, manifestOutput } from './meshFiles.js';
 import { UsageError } from './UsageError.js';
 
 /** Options of `difftry mesh istio`. */
@@ -68,40 +58,28 @@ export async function meshIstioCommand(options: MeshIstioOptions): Promise<strin
     }
     throw error;
   }
-  const header = manifestHeader(
-    command,
-    'docs/mesh-istio.md',
-    'What Istio cannot express here:',
-    manifest.limits,
+  return manifestOutput(
+    manifest,
+    { command, doc: 'docs/mesh-istio.md', cannot: 'What Istio cannot express here:' },
+    options,
+    'Istio config of every service (kubectl apply -f)',
+    () => [
+      ...byService(plan, names, manifest.objects).map(([service, objects]) => ({
+        name: `${fileStem(service)}.istio.yaml`,
+        holds: `The Istio config of ${service}`,
+        objects,
+        service,
+        what: `Istio config of ${service}`,
+      })),
+      {
+        name: GATEWAY_FILE,
+        holds: 'The Istio config of the edge (Gateway, ingress routes)',
+        objects: manifest.objects.filter(isEdgeObject),
+        service: '(the edge)',
+        what: 'Istio Gateway and ingress routes',
+      },
+    ],
   );
-  if (options.out === undefined) {
-    return printedManifest(
-      manifest,
-      header('Istio config of every service (kubectl apply -f)'),
-      options.json,
-    );
-  }
-
-  const out = options.out;
-  const files: GeneratedFile[] = [];
-  for (const [service, objects] of byService(plan, names, manifest.objects)) {
-    files.push({
-      path: join(out, `${fileStem(service)}.istio.yaml`),
-      text: yamlStream(header(`The Istio config of ${service}`), objects),
-      service,
-      what: `Istio config of ${service}`,
-    });
-  }
-  const edge = manifest.objects.filter(isEdgeObject);
-  if (edge.length > 0) {
-    files.push({
-      path: join(out, GATEWAY_FILE),
-      text: yamlStream(header('The Istio config of the edge (Gateway, ingress routes)'), edge),
-      service: '(the edge)',
-      what: 'Istio Gateway and ingress routes',
-    });
-  }
-  return writeGeneratedFiles(files, out, options.json);
 }
 
 /** The Gateway, and the VirtualServices bound to a gateway rather than to the mesh. */

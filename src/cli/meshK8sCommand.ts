@@ -1,20 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { type KubernetesOptions, kubernetesManifest } from '../spec/meshes/kubernetes.js';
-import { kubernetesNames } from '../spec/meshes/kubernetesNames.js';
-import type { KubernetesObject } from '../spec/meshes/kubernetesObject.js';
+import { isDnsSubdomain, kubernetesNames } from '../spec/meshes/kubernetesNames.js';
 import { meshPlan } from '../spec/meshes/meshPlan.js';
 import { integerIn, loadNetwork, type NetworkSource } from './input.js';
-import {
-  checkNamespace,
-  fileStem,
-  generatedBy,
-  manifestHeader,
-  printedManifest,
-  writeGeneratedFiles,
-  yamlStream,
-} from './meshFiles.js';
+import { checkNamespace, fileStem, generatedBy, manifestOutput } from './meshFiles.js';
 import { UsageError } from './UsageError.js';
 
 /** Options of `difftry mesh k8s`. */
@@ -44,8 +34,6 @@ export function defaultProxyImage(): string {
 }
 
 const APP_IMAGE_EXAMPLE = '--app-image registry.example/hotel/{service}:1.0';
-/** RFC 1123 subdomain: a Secret's name. */
-const SECRET_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /**
  * `difftry mesh k8s FILE --app-image TEMPLATE`: every service as a Deployment whose pod runs the
@@ -76,7 +64,7 @@ export async function meshK8sCommand(options: MeshK8sOptions): Promise<string> {
     ['--token-secret', tokenSecret],
     ['--edge-secret', edgeSecret],
   ] as const) {
-    if (secret !== undefined && (!SECRET_NAME.test(secret) || secret.length > 253)) {
+    if (secret !== undefined && !isDnsSubdomain(secret)) {
       throw new UsageError(
         `${flag}: expected a Secret name (lower-case letters, digits, '-' and '.'), got "${secret}"`,
       );
@@ -109,38 +97,23 @@ export async function meshK8sCommand(options: MeshK8sOptions): Promise<string> {
     ...(options.replicas !== undefined ? [`--replicas ${options.replicas}`] : []),
     ...(options.namespace !== undefined ? [`--namespace ${namespace}`] : []),
   ]);
-  const header = manifestHeader(
-    command,
-    'docs/kubernetes.md',
-    'What these manifests cannot do:',
-    manifest.limits,
+  return manifestOutput(
+    manifest,
+    { command, doc: 'docs/kubernetes.md', cannot: 'What these manifests cannot do:' },
+    options,
+    'Every service with its difftry proxy sidecar (ConfigMap, Deployment, Service)',
+    () =>
+      network.services.map((service) => {
+        const name = names.get(service.name) as string;
+        return {
+          name: `${fileStem(service.name)}.k8s.yaml`,
+          holds: `The pod of ${service.name} with its difftry proxy sidecar (ConfigMap, Deployment, Service)`,
+          objects: manifest.objects.filter((object) => object.metadata.labels.app === name),
+          service: service.name,
+          what: `ConfigMap, Deployment and Service of ${service.name}`,
+        };
+      }),
   );
-  if (options.out === undefined) {
-    return printedManifest(
-      manifest,
-      header('Every service with its difftry proxy sidecar (ConfigMap, Deployment, Service)'),
-      options.json,
-    );
-  }
-
-  const out = options.out;
-  const ofApp = (name: string): KubernetesObject[] =>
-    manifest.objects.filter((object) => object.metadata.labels.app === name);
-  const files = network.services.map((service) => {
-    const name = names.get(service.name) as string;
-    return {
-      path: join(out, `${fileStem(service.name)}.k8s.yaml`),
-      text: yamlStream(
-        header(
-          `The pod of ${service.name} with its difftry proxy sidecar (ConfigMap, Deployment, Service)`,
-        ),
-        ofApp(name),
-      ),
-      service: service.name,
-      what: `ConfigMap, Deployment and Service of ${service.name}`,
-    };
-  });
-  return writeGeneratedFiles(files, out, options.json);
 }
 
 /** Registers `difftry mesh k8s FILE` under the `mesh` command. */

@@ -1,20 +1,10 @@
-import { join } from 'node:path';
 import type { Command } from 'commander';
 import { kubernetesNames } from '../spec/meshes/kubernetesNames.js';
 import type { MeshManifest } from '../spec/meshes/kubernetesObject.js';
 import { linkerdManifest } from '../spec/meshes/linkerd.js';
 import { meshPlan } from '../spec/meshes/meshPlan.js';
 import { loadNetwork, type NetworkSource } from './input.js';
-import {
-  checkNamespace,
-  fileStem,
-  type GeneratedFile,
-  generatedBy,
-  manifestHeader,
-  printedManifest,
-  writeGeneratedFiles,
-  yamlStream,
-} from './meshFiles.js';
+import { checkNamespace, fileStem, generatedBy, manifestOutput } from './meshFiles.js';
 import { UsageError } from './UsageError.js';
 
 /** Options of `difftry mesh linkerd`. */
@@ -56,29 +46,24 @@ export async function meshLinkerdCommand(options: MeshLinkerdOptions): Promise<s
     options,
     options.namespace !== undefined ? [`--namespace ${namespace}`] : [],
   );
-  const header = manifestHeader(command, DOC, 'What Linkerd cannot express:', manifest.limits);
-  if (options.out === undefined) {
-    return printedManifest(
-      manifest,
-      header('The Linkerd routes of every called service'),
-      options.json,
-    );
-  }
-
-  const out = options.out;
-  const files: GeneratedFile[] = [];
-  for (const service of network.services) {
-    const name = names.get(service.name) as string;
-    const routes = manifest.objects.filter((object) => object.metadata.labels.app === name);
-    if (routes.length === 0) continue;
-    files.push({
-      path: join(out, `${fileStem(service.name)}.linkerd.yaml`),
-      text: yamlStream(header(`The Linkerd routes to ${service.name}`), routes),
-      service: service.name,
-      what: `${routes.length} HTTPRoutes to ${service.name}`,
-    });
-  }
-  return writeGeneratedFiles(files, out, options.json);
+  return manifestOutput(
+    manifest,
+    { command, doc: DOC, cannot: 'What Linkerd cannot express:' },
+    options,
+    'The Linkerd routes of every called service',
+    () =>
+      network.services.map((service) => {
+        const name = names.get(service.name) as string;
+        const routes = manifest.objects.filter((object) => object.metadata.labels.app === name);
+        return {
+          name: `${fileStem(service.name)}.linkerd.yaml`,
+          holds: `The Linkerd routes to ${service.name}`,
+          objects: routes,
+          service: service.name,
+          what: `${routes.length} HTTPRoutes to ${service.name}`,
+        };
+      }),
+  );
 }
 
 /** Registers `difftry mesh linkerd FILE` under the `mesh` command. */

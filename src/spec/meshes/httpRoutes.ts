@@ -1,4 +1,5 @@
 import { gatewayDuration } from './durations.js';
+import { isDnsSubdomain } from './kubernetesNames.js';
 import { type KubernetesObject, objectMeta } from './kubernetesObject.js';
 import type { ClassHop, EdgeRulePlan, MeshPlan, ServicePlan } from './meshPlan.js';
 
@@ -16,8 +17,6 @@ export const MAX_RULES_PER_ROUTE = 16;
 
 /** A header value as the CRD takes it: printable US-ASCII, single spaces or tabs inside. */
 const HEADER_VALUE = /^[!-~]+([\t ]?[!-~]+)*$/;
-/** An object name (RFC 1123 subdomain). */
-const OBJECT_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 /** The methods an HTTPRouteMatch can name (the CRD's enum). */
 const ROUTE_METHODS = new Set([
   'GET',
@@ -56,7 +55,7 @@ export function checkHeaderValue(value: string, what: string): string {
 
 /** @throws RangeError when `name` is not a Kubernetes object name (`what` names the option). */
 export function checkObjectName(name: string, what: string): string {
-  if (!OBJECT_NAME.test(name) || name.length > 253) {
+  if (!isDnsSubdomain(name)) {
     throw new RangeError(
       `${what}: expected a Kubernetes object name (lower-case letters, digits, '-' and '.'), got "${name}"`,
     );

@@ -1,7 +1,7 @@
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 import { protoDuration } from './durations.js';
 import { envoyBackOff, methodRegex } from './envoy.js';
-import { kubernetesNames } from './kubernetesNames.js';
+import { isDnsLabel, kubernetesNames } from './kubernetesNames.js';
 import { type KubernetesObject, type MeshManifest, objectMeta } from './kubernetesObject.js';
 import type { ClassHop, EdgeRulePlan, MeshPlan, ServicePlan } from './meshPlan.js';
 
@@ -31,7 +31,6 @@ const SERVICE_PORT = 80;
 /** Envoy's cap on a retry delay when only its base is set (Istio sets only the base). */
 const ENVOY_MAX_BACKOFF_FACTOR = 10;
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 const HOST = /^(\*|(\*\.)?[a-z0-9]([-a-z0-9.]*[a-z0-9])?)$/;
 
@@ -62,7 +61,7 @@ const HOST = /^(\*|(\*\.)?[a-z0-9]([-a-z0-9.]*[a-z0-9])?)$/;
  */
 export function istioManifest(plan: MeshPlan, options: IstioOptions): MeshManifest {
   const namespace = options.namespace;
-  if (!DNS_LABEL.test(namespace) || namespace.length > 63) {
+  if (!isDnsLabel(namespace)) {
     throw new RangeError(`namespace: expected a Kubernetes namespace, got "${namespace}"`);
   }
   const gateway = options.gateway;
@@ -359,7 +358,7 @@ function checkGateway(gateway: string): void {
   const name = parts[parts.length - 1] as string;
   const ok =
     parts.length <= 2 &&
-    (parts.length === 1 || (DNS_LABEL.test(parts[0] as string) && (parts[0]?.length ?? 0) <= 63)) &&
+    (parts.length === 1 || isDnsLabel(parts[0] as string)) &&
     DNS_SUBDOMAIN.test(name) &&
     name.length <= 253;
   if (!ok) {

@@ -4,7 +4,7 @@ import { checkSidecarConfig } from '../parseSidecarConfig.js';
 import type { NetworkSpec } from '../schema.js';
 import type { EdgeRuleConfig, SidecarConfigInput } from '../sidecarSchema.js';
 import { sidecarsFromNetwork } from '../sidecarsFromNetwork.js';
-import { kubernetesNames } from './kubernetesNames.js';
+import { isDnsLabel, isDnsSubdomain, kubernetesNames } from './kubernetesNames.js';
 import { type KubernetesObject, type MeshManifest, objectMeta } from './kubernetesObject.js';
 import { meshPlan } from './meshPlan.js';
 
@@ -112,7 +112,6 @@ const PROXY_RESOURCES = {
 /** The uid and gid of the `node` user of the official Node images the Dockerfile builds on. */
 const PROXY_USER = 1000;
 /** RFC 1123 subdomain: what a Secret's name must be. */
-const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 interface ResolvedOptions {
   readonly namespace: string;
@@ -161,20 +160,20 @@ function resolveOptions(options: KubernetesOptions): ResolvedOptions {
     ['tokenSecret', tokenSecret],
     ['edgeSecret', edgeSecret],
   ] as const) {
-    if (!SUBDOMAIN.test(secret) || secret.length > 253) {
+    if (!isDnsSubdomain(secret)) {
       throw new RangeError(
         `${name} should be a Secret name (lower-case letters, digits, '-' and '.'), got ${JSON.stringify(secret)}`,
       );
     }
   }
   const namespace = options.namespace ?? 'default';
-  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(namespace) || namespace.length > 63) {
+  if (!isDnsLabel(namespace)) {
     throw new RangeError(
       `namespace should be an RFC 1123 label (lower-case letters, digits and '-', at most 63), got ${JSON.stringify(namespace)}`,
     );
   }
   const clusterDomain = options.clusterDomain ?? 'cluster.local';
-  if (!SUBDOMAIN.test(clusterDomain)) {
+  if (!isDnsSubdomain(clusterDomain)) {
     throw new RangeError(
       `clusterDomain should be a DNS name, got ${JSON.stringify(clusterDomain)}`,
     );

@@ -1,5 +1,21 @@
 import type { MeshPlan } from './meshPlan.js';
 
+const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** Whether `text` is an RFC 1123 label, as Kubernetes names a namespace: at most 63 characters. */
+export function isDnsLabel(text: string): boolean {
+  return LABEL.test(text) && text.length <= 63;
+}
+
+/**
+ * Whether `text` is an RFC 1123 subdomain, as Kubernetes names most objects (a Secret, an
+ * HTTPRoute): dot-separated labels, at most 253 characters.
+ */
+export function isDnsSubdomain(text: string): boolean {
+  return SUBDOMAIN.test(text) && text.length <= 253;
+}
+
 /** The longest Kubernetes Service name (an RFC 1035 label). */
 const MAX_NAME = 63;
 
