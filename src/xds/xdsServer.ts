@@ -1,14 +1,10 @@
 import { create, type DescMessage, fromBinary, type Message, toBinary } from '@bufbuild/protobuf';
 import { anyPack } from '@bufbuild/protobuf/wkt';
-import {
-  Server,
-  ServerCredentials,
-  type ServerDuplexStream,
-  type ServiceDefinition,
-} from '@grpc/grpc-js';
+import { Server, type ServerDuplexStream, type ServiceDefinition } from '@grpc/grpc-js';
 import { meshPlan } from '../spec/meshes/meshPlan.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import { type AdsRequest, type AdsResponse, AdsSession, type AdsSnapshot } from './AdsSession.js';
+import { bindGrpcServer } from './bindGrpcServer.js';
 import { envoyMessage, parseEnvoy } from './envoyApi.js';
 import { XDS_MESSAGES, type XdsEndpoint, type XdsTypeUrl, xdsResources } from './xdsResources.js';
 
@@ -156,13 +152,7 @@ export async function createXdsServer(options: XdsServerOptions): Promise<XdsSer
 
   const server = new Server();
   server.addService(definition, { StreamAggregatedResources: handle });
-  const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(
-      `${options.host ?? '127.0.0.1'}:${options.port ?? 0}`,
-      ServerCredentials.createInsecure(),
-      (error, bound) => (error ? reject(error) : resolve(bound)),
-    );
-  });
+  const port = await bindGrpcServer(server, options.host, options.port);
 
   return {
     port,

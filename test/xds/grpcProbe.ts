@@ -4,10 +4,10 @@ import {
   Metadata,
   makeGenericClientConstructor,
   Server,
-  ServerCredentials,
   type ServiceError,
   status,
 } from '@grpc/grpc-js';
+import { bindGrpcServer } from '../../src/xds/bindGrpcServer.js';
 import { xdsBootstrap } from '../../src/xds/xdsBootstrap.js';
 
 // The gRPC side of the xDS tests: a server that refuses every call and counts the attempts, and
@@ -50,11 +50,7 @@ export async function refusingServer(code: status = status.UNAVAILABLE): Promise
       },
     },
   );
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) =>
-      e ? reject(e) : resolve(p),
-    ),
-  );
+  const port = await bindGrpcServer(server);
   return { server, port, attempts };
 }
 

@@ -1,12 +1,12 @@
 import {
   type Metadata,
   Server,
-  ServerCredentials,
   type ServerUnaryCall,
   type ServiceDefinition,
   type sendUnaryData,
   status,
 } from '@grpc/grpc-js';
+import { bindGrpcServer } from '../../xds/bindGrpcServer.js';
 import { EXTERNAL_HEADER } from './Downstream.js';
 import {
   branchOfPath,
@@ -108,11 +108,7 @@ export async function startGrpcService(
 
   const server = new Server();
   server.addService(TESTBED_GRPC_SERVICE, { Call: handle });
-  const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) =>
-      error ? reject(error) : resolve(bound),
-    );
-  });
+  const port = await bindGrpcServer(server);
 
   return {
     name: station.name,
