@@ -110,6 +110,29 @@ export interface ServiceStation
   close(): void;
 }
 
+/**
+ * A front-end's service over its station: the station's window, counts and downstream, the
+ * front-end's address and shutdown (which closes the station first).
+ */
+export function stationService(
+  station: ServiceStation,
+  url: string,
+  shutdown: () => Promise<void>,
+): TestbedService {
+  return {
+    name: station.name,
+    url,
+    useDownstream: (downstream) => station.useDownstream(downstream),
+    startWindow: () => station.startWindow(),
+    stats: () => station.stats(),
+    inSystem: () => station.inSystem(),
+    close() {
+      station.close();
+      return shutdown();
+    },
+  };
+}
+
 /** A request inside the station: admitted, maybe waiting for the worker. */
 interface Job {
   readonly classIndex: number;

@@ -12,6 +12,7 @@ import {
   branchOfPath,
   type StationOutcome,
   serviceStation,
+  stationService,
   type TestbedService,
   type TestbedServiceOptions,
 } from './serviceStation.js';
@@ -111,18 +112,11 @@ export async function startGrpcService(
   const port = await bindGrpcServer(server);
 
   return {
-    name: station.name,
-    url: `grpc://127.0.0.1:${port}`,
-    port,
-    useDownstream: (downstream) => station.useDownstream(downstream),
-    startWindow: () => station.startWindow(),
-    stats: () => station.stats(),
-    inSystem: () => station.inSystem(),
-    close() {
-      station.close();
+    ...stationService(station, `grpc://127.0.0.1:${port}`, () => {
       // Calls in flight are cancelled; the port is released at once.
       server.forceShutdown();
       return Promise.resolve();
-    },
+    }),
+    port,
   };
 }

@@ -5,6 +5,7 @@ import {
   branchOfPath,
   type StationOutcome,
   serviceStation,
+  stationService,
   type TestbedService,
   type TestbedServiceOptions,
 } from './serviceStation.js';
@@ -66,19 +67,13 @@ export async function startService(
   });
   const url = await listenOnLoopback(server);
 
-  return {
-    name: station.name,
+  return stationService(
+    station,
     url,
-    useDownstream: (downstream) => station.useDownstream(downstream),
-    startWindow: () => station.startWindow(),
-    stats: () => station.stats(),
-    inSystem: () => station.inSystem(),
-    close() {
-      station.close();
-      return new Promise<void>((resolve) => {
+    () =>
+      new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      });
-    },
-  };
+      }),
+  );
 }
