@@ -30,6 +30,12 @@ import { interruptible } from './interruptible.js';
 import { checkOutputDirectory, makeOutputDirectory, writeOutputFiles } from './outputPath.js';
 import { progressOnStderr } from './progress.js';
 import { fixed, formatTable } from './table.js';
+import {
+  BACKOFF_BASE_HELP,
+  backoffFlagText,
+  type TestbedBackoffFlags,
+  testbedBackoff,
+} from './testbedBackoff.js';
 import { grpcCapWarning, warnOnStderr } from './testbedRunCommand.js';
 import { UsageError } from './UsageError.js';
 
@@ -43,7 +49,7 @@ export const TESTBED_FIG5_DEFAULTS = Object.freeze({
 });
 
 /** Options of `difftry testbed fig5`. */
-export interface TestbedFig5Options {
+export interface TestbedFig5Options extends TestbedBackoffFlags {
   readonly quick?: boolean;
   readonly json?: boolean;
   readonly out?: string;
@@ -53,7 +59,6 @@ export interface TestbedFig5Options {
   readonly duration?: number;
   /** Longest drain after each window, seconds (`--grace`). */
   readonly grace?: number;
-  readonly backoffMs?: number;
   readonly sidecar?: boolean;
   readonly loadThread?: boolean;
   /** Runs a point may take when a run is not a valid measurement. */
@@ -133,6 +138,7 @@ export async function testbedFig5Command(
     );
     if (warning !== undefined) (options.warn ?? warnOnStderr)(warning);
   }
+  const backoff = testbedBackoff(options);
   const progress = progressOnStderr('fig5', { delayMs: 0 });
   let result: Awaited<ReturnType<typeof runFig5>>;
   try {
@@ -146,7 +152,7 @@ export async function testbedFig5Command(
       ...(options.grace !== undefined && { graceS: options.grace }),
       scale: options.scale ?? TESTBED_FIG5_DEFAULTS.scale,
       seed: options.seed ?? TESTBED_FIG5_DEFAULTS.seed,
-      backoff: { kind: 'random', meanMs: options.backoffMs ?? TESTBED_FIG5_DEFAULTS.backoffMs },
+      backoff,
       sidecars: options.sidecar ?? true,
       transport,
       edgeThread: options.loadThread ?? true,
@@ -167,7 +173,7 @@ export async function testbedFig5Command(
   const files = { csv: 'testbed-fig5.csv', svg: 'testbed-fig5.svg', md: 'testbed-fig5.md' };
   // The page links the testbed guide, docs/testbed.md, relative to where it is written.
   const guide = relative(out, 'docs/testbed.md').split(sep).join('/');
-  const command = `difftry testbed fig5${options.quick ? ' --quick' : ''}${transport === 'http' ? '' : ` --transport ${transport}`}${options.limits === undefined ? '' : ` --limits ${options.limits}`}`;
+  const command = `difftry testbed fig5${options.quick ? ' --quick' : ''}${transport === 'http' ? '' : ` --transport ${transport}`}${options.limits === undefined ? '' : ` --limits ${options.limits}`}${backoffFlagText(options)}`;
   await makeOutputDirectory(out, '--out');
   await writeOutputFiles(
     [
@@ -258,6 +264,19 @@ export function formatFig5(result: Awaited<ReturnType<typeof runFig5>>): string 
         `${fixed(cut.predictedCalls, 2)}× predicted (paper ≈ 3.5×)`,
     );
   }
+  if (summary.latency.length > 0) {
+    const ms = (x: number) => fixed(1000 * x, 0);
+    lines.push(
+      `latency at γ_low = ${summary.latency[0]?.gammaLow} (p50 / p99 ms, paper's median): ` +
+        summary.latency
+          .map(
+            (l) =>
+              `${l.role === 'diffTry' ? 'DiffTry' : 'uniform'} ${l.className} ${ms(l.p50)} / ${ms(l.p99)}` +
+              (Number.isFinite(l.paperMedian) ? ` (≈ ${ms(l.paperMedian)})` : ''),
+          )
+          .join(', '),
+    );
+  }
   lines.push(
     `scale ${setup.scale}: ${setup.entry} μ nominal ${fixed(summary.capacities.find((c) => c.name === setup.entry)?.nominal ?? Number.NaN, 2)}/s, ` +
       `calibrated ${fixed(summary.capacities.find((c) => c.name === setup.entry)?.calibratedMin ?? Number.NaN, 1)}–` +
@@ -305,6 +324,7 @@ export function registerTestbedFig5Command(program: Command, emit: Emit): void {
       `mean of the random retry delay (default ${TESTBED_FIG5_DEFAULTS.backoffMs})`,
       positiveNumber('--backoff-ms'),
     )
+    .option('--backoff-base-ms <ms>', BACKOFF_BASE_HELP, positiveNumber('--backoff-base-ms'))
     .option(
       '--seed <n>',
       `seed of the first point (default ${TESTBED_FIG5_DEFAULTS.seed})`,

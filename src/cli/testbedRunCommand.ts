@@ -30,6 +30,7 @@ import {
 import { interruptible } from './interruptible.js';
 import { progressOnStderr } from './progress.js';
 import { fixed, formatTable } from './table.js';
+import { BACKOFF_BASE_HELP, type TestbedBackoffFlags, testbedBackoff } from './testbedBackoff.js';
 import { UsageError } from './UsageError.js';
 
 /** Defaults of `difftry testbed run`. */
@@ -46,7 +47,7 @@ export const TESTBED_RUN_DEFAULTS = Object.freeze({
 const ROUTING_TWINS: Readonly<Record<string, string>> = Object.freeze({ 'hotel-calls': 'hotel' });
 
 /** Options of `difftry testbed run`. */
-export interface TestbedRunOptions {
+export interface TestbedRunOptions extends TestbedBackoffFlags {
   readonly file?: string;
   readonly example?: string;
   /** Routing form of the same network: a file, or a built-in example. */
@@ -58,7 +59,6 @@ export interface TestbedRunOptions {
   /** Longest drain after the window, seconds (`--grace`). */
   readonly grace?: number;
   readonly retries?: Record<string, number>;
-  readonly backoffMs?: number;
   readonly seed?: number;
   /** false: in-process retries instead of sidecars (`--no-sidecar`). */
   readonly sidecar?: boolean;
@@ -113,10 +113,7 @@ export async function testbedRunCommand(
       : options.example;
   const network = await loadNetwork({ file: options.file, example });
   const routing = await loadRouting(options, example);
-  const backoff: BackoffDescription = {
-    kind: 'random',
-    meanMs: options.backoffMs ?? TESTBED_RUN_DEFAULTS.backoffMs,
-  };
+  const backoff: BackoffDescription = testbedBackoff(options);
   const warmupS = options.warmup ?? TESTBED_RUN_DEFAULTS.warmup;
   const durationS = options.duration ?? TESTBED_RUN_DEFAULTS.duration;
   const transport = options.transport ?? 'http';
@@ -348,6 +345,7 @@ export function registerTestbedRunCommand(program: Command, emit: Emit): void {
       `mean of the random retry delay (default ${TESTBED_RUN_DEFAULTS.backoffMs})`,
       positiveNumber('--backoff-ms'),
     )
+    .option('--backoff-base-ms <ms>', BACKOFF_BASE_HELP, positiveNumber('--backoff-base-ms'))
     .option(
       '--seed <n>',
       `seed (default ${TESTBED_RUN_DEFAULTS.seed})`,

@@ -1,4 +1,5 @@
 import { MIN_GAPS_FOR_VERDICT } from '../../testbed/load/poissonCheck.js';
+import { FIGURE5_PAPER_MEDIAN_LATENCY_S } from './figure5Sweep.js';
 import type { Fig5Point, Fig5Result, Fig5Run } from './testbedFigure5.js';
 
 /** The paper's agreement between measured and predicted rejection: 0.03 (3 points). */
@@ -164,6 +165,20 @@ export interface CutFactor {
   readonly predictedRouting: number;
 }
 
+/** One class's latency at the heaviest point under one retry configuration. */
+export interface StormLatency {
+  readonly gammaLow: number;
+  /** The configuration's key (`4/1`) and whether it is DiffTry (first) or uniform (last). */
+  readonly k: string;
+  readonly role: 'diffTry' | 'uniform';
+  readonly className: string;
+  /** Median and 99th percentile of the successful requests, seconds (NaN when none). */
+  readonly p50: number;
+  readonly p99: number;
+  /** The paper's median for this configuration and class (Fig. 5(c)), seconds; NaN if it has none. */
+  readonly paperMedian: number;
+}
+
 /** What a sweep shows, in a few numbers. */
 export interface Fig5Summary {
   readonly tolerance: number;
@@ -192,6 +207,11 @@ export interface Fig5Summary {
   readonly unfinished: number;
   readonly drainMaxS: number;
   readonly cut: CutFactor | undefined;
+  /**
+   * Latency of the successful requests at the heaviest point, per configuration and class, with
+   * the paper's median for it (Fig. 5(c)); empty when the sweep has no such point.
+   */
+  readonly latency: readonly StormLatency[];
   /** Per service: nominal μ and the range of calibrated μ over the points. */
   readonly capacities: readonly {
     readonly name: string;
@@ -268,6 +288,7 @@ export function fig5Summary(result: Fig5Result): Fig5Summary {
     unfinished: result.points.reduce((sum, p) => sum + p.measurement.unfinished, 0),
     drainMaxS: Math.max(0, ...result.points.map((p) => p.measurement.drainS)),
     cut: cutFactor(result, rows),
+    latency: stormLatency(result, rows),
     capacities,
     eventLoopP99MaxMs: Math.max(...result.points.map((p) => p.measurement.eventLoopDelay.p99Ms)),
     eventLoopMaxMs: Math.max(...result.points.map((p) => p.measurement.eventLoopDelay.maxMs)),
@@ -310,4 +331,40 @@ function cutFactor(result: Fig5Result, rows: readonly Fig5Row[]): CutFactor | un
     predictedCalls: uniform.predictedCalls / diffTry.predictedCalls,
     predictedRouting: uniform.predictedRouting / diffTry.predictedRouting,
   };
+}
+
+/**
+ * The latency rows of the heaviest point: the first configuration (DiffTry) and the last
+ * (uniform), every class, beside {@link FIGURE5_PAPER_MEDIAN_LATENCY_S}. The paper names a high
+ * and a low class only; a class in between gets no paper figure.
+ */
+function stormLatency(result: Fig5Result, rows: readonly Fig5Row[]): StormLatency[] {
+  const { limits, high, low } = result.setup;
+  const first = limits[0];
+  const last = limits[limits.length - 1];
+  if (first === undefined || last === undefined || first === last || rows.length === 0) return [];
+  const heaviest = Math.max(...result.points.map((p) => p.gammaLow));
+  const paper = FIGURE5_PAPER_MEDIAN_LATENCY_S;
+  const paperMedian = (role: StormLatency['role'], className: string) => {
+    if (role === 'uniform') return paper.uniform;
+    if (className === high) return paper.diffTry.high;
+    if (className === low) return paper.diffTry.low;
+    return Number.NaN;
+  };
+  return [
+    { limit: first, role: 'diffTry' as const },
+    { limit: last, role: 'uniform' as const },
+  ].flatMap(({ limit, role }) =>
+    rows
+      .filter((r) => r.gammaLow === heaviest && r.k === limit.key)
+      .map((r) => ({
+        gammaLow: heaviest,
+        k: r.k,
+        role,
+        className: r.className,
+        p50: r.latencyP50,
+        p99: r.latencyP99,
+        paperMedian: paperMedian(role, r.className),
+      })),
+  );
 }
