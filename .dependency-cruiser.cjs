@@ -4,6 +4,7 @@
 //   cli ─► experiments ─► testbed ─► mesh ─► runtime ─► policy ─► model ─► core
 //                    └──► sim ───────────────────────┘   spec ─┘   stats ─┘
 //                              testbed ─► xds ─► spec (the xDS control plane)
+//   cli ─► ui (the web UI's server) ─► experiments, testbed, spec, …
 //
 // A layer may import itself and the layers its rule allows, nothing above; no cycles anywhere.
 
@@ -32,6 +33,20 @@ const LAYERS = {
     'sim',
     'xds',
     'testbed',
+  ],
+  ui: [
+    'core',
+    'model',
+    'stats',
+    'report',
+    'policy',
+    'runtime',
+    'spec',
+    'mesh',
+    'sim',
+    'xds',
+    'testbed',
+    'experiments',
   ],
   cli: null, // the top: may import every layer
 };

@@ -23,6 +23,7 @@ const integration = {
     ...files('test/cli', 'meshEnvoy', 'meshGatewayApi', 'meshIstio', 'meshK8s', 'meshLinkerd'),
     ...files('test/cli', 'optionChecks', 'outputErrors', 'outputPaths', 'simulateNetwork', 'xds'),
     ...files('test/cli', 'simulateSchedule', 'strategyLimits', 'testbedCommand', 'timeoutsEval'),
+    ...files('test/cli', 'ui'),
     ...files('test/cli', 'timeoutsFit', 'tune', 'undefinedCells', 'verifyUniqueness', 'version'),
     ...files('test/mesh', 'edgeHardening', 'edgePathBypass', 'pipelinedRequests'),
     ...files('test/mesh', 'requestEdgeCases', 'sidecar', 'slowPeers'),
@@ -36,10 +37,19 @@ const integration = {
   exclude: [...configDefaults.exclude],
 };
 
+/**
+ * The web UI in a real browser (Debian's Chromium through playwright-core): each file builds the
+ * page, serves it with the `difftry ui` server and drives it. Skipped, saying so, without Chromium.
+ */
+const browser = {
+  include: ['test/ui/**/*.test.ts'],
+  exclude: [...configDefaults.exclude],
+};
+
 /** Everything else: pure, in-process tests. */
 const unit = {
   include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
-  exclude: [...configDefaults.exclude, ...integration.include],
+  exclude: [...configDefaults.exclude, ...integration.include, ...browser.include],
 };
 
 export default defineConfig({
@@ -56,6 +66,17 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'integration', ...integration, testTimeout: 60_000, hookTimeout: 60_000 },
+      },
+      {
+        extends: true,
+        // One Chromium at a time on two cores; building the page takes a while in beforeAll.
+        test: {
+          name: 'browser',
+          ...browser,
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
       },
     ],
   },

@@ -1,6 +1,7 @@
 import type { ModelName } from '../model/phi/Phi.js';
 import { builtinExample } from '../spec/examples.js';
-import { loadNetworkFile, parseNetwork } from '../spec/parseNetwork.js';
+import { loadNetworkFile } from '../spec/loadNetworkFile.js';
+import { parseNetwork } from '../spec/parseNetwork.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import { UsageError } from './UsageError.js';
 

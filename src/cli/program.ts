@@ -13,6 +13,7 @@ import { registerTestbedCommands } from './testbedCommand.js';
 import { registerTimeoutsCommands } from './timeoutsCommand.js';
 import { registerTuneCommand } from './tuneCommand.js';
 import { isUsageError } from './UsageError.js';
+import { registerUiCommand } from './uiCommand.js';
 import { registerVerifyUniquenessCommand } from './verifyUniquenessCommand.js';
 import { registerXdsCommand } from './xdsCommand.js';
 
@@ -42,6 +43,7 @@ const COMMANDS: readonly ((program: Command, emit: Emit) => void)[] = [
   registerMeshCommand,
   registerXdsCommand,
   registerTestbedCommands,
+  registerUiCommand,
 ];
 
 function program(): Command {

@@ -3,7 +3,8 @@ import type { BackoffDescription } from '../model/backoff/BackoffDescription.js'
 import { describeBackoff } from '../model/backoff/describeBackoff.js';
 import { percent } from '../report/numberFormat.js';
 import { builtinExample } from '../spec/examples.js';
-import { loadNetworkFile, parseNetwork } from '../spec/parseNetwork.js';
+import { loadNetworkFile } from '../spec/loadNetworkFile.js';
+import { parseNetwork } from '../spec/parseNetwork.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import {
   DEFAULT_GRACE_S,

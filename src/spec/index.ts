@@ -14,7 +14,8 @@
 export { ROUTE_SUM_TOLERANCE } from '../model/network/routeSumTolerance.js';
 export { BUILTIN_EXAMPLE_NAMES, builtinExample } from './examples.js';
 export * from './generators/index.js';
-export { loadNetworkFile, parseNetwork } from './parseNetwork.js';
+export { loadNetworkFile } from './loadNetworkFile.js';
+export { parseNetwork } from './parseNetwork.js';
 export { loadScheduleFile, parseSchedule } from './parseSchedule.js';
 export {
   checkSidecarConfig,

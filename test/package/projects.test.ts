@@ -52,8 +52,8 @@ function inProject(file: string, project: Project): boolean {
 describe('vitest projects', () => {
   const all = projects();
 
-  it('are unit and integration', () => {
-    expect(all.map((p) => p.name)).toEqual(['unit', 'integration']);
+  it('are unit, integration and browser', () => {
+    expect(all.map((p) => p.name)).toEqual(['unit', 'integration', 'browser']);
   });
 
   it('take every test file, each in exactly one project', () => {

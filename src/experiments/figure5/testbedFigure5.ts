@@ -73,6 +73,8 @@ export interface Fig5Options {
   readonly signal?: AbortSignal;
   /** Overall fraction done (0..1), and which point is running. */
   readonly onProgress?: (fraction: number, point: string) => void;
+  /** Each point as soon as it is measured and predicted (a page draws it as it arrives). */
+  readonly onPoint?: (point: Fig5Point) => void;
 }
 
 /** One run of a point: its seed, what it measured, what the analysis predicted for it. */
@@ -239,7 +241,9 @@ export async function runFig5(options: Readonly<Fig5Options>): Promise<Fig5Resul
     }
     const last = runs[runs.length - 1];
     if (last === undefined || last.measurement.aborted || signal?.aborted) break;
-    points.push({ ...last, gammaLow, limit, discarded: runs.slice(0, -1) });
+    const point: Fig5Point = { ...last, gammaLow, limit, discarded: runs.slice(0, -1) };
+    points.push(point);
+    options.onPoint?.(point);
   }
   onProgress?.(1, 'done');
   return {
