@@ -11,6 +11,7 @@ import { run as runRetry } from './retry.js';
 import { run as runSidecar } from './sidecar.js';
 import { run as runSimulator } from './simulator.js';
 import { run as runTimeouts } from './timeouts.js';
+import { run as runUi } from './ui.js';
 import { run as runUniqueness } from './uniqueness.js';
 
 console.log(`difftry benchmarks — node ${process.version}, ${process.platform}/${process.arch}`);
@@ -24,3 +25,4 @@ await runRetry();
 await runTimeouts();
 await runSidecar();
 await runImportTime();
+await runUi();

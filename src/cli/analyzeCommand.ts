@@ -1,19 +1,10 @@
 import { type Command, Option } from 'commander';
-import {
-  analyzeNetwork,
-  usesCallSolver,
-  usesTimedRouting,
-} from '../model/network/analyzeNetwork.js';
-import type { BranchesAlongSweep } from '../model/network/branchSweep.js';
-import type { CallEquilibria, CallEquilibrium } from '../model/network/callEquilibria.js';
+import { analyzeNetwork } from '../model/network/analyzeNetwork.js';
+import { analyzeSweep } from '../model/network/analyzeSweep.js';
 import type { NetworkReport } from '../model/network/NetworkReport.js';
-import type { RoutingEquilibria } from '../model/network/routingEquilibria.js';
-import { sweepEquilibria } from '../model/network/sweepEquilibria.js';
-import {
-  routingEquilibriaAt,
-  sweepRoutingEquilibria,
-} from '../model/network/sweepRoutingEquilibria.js';
+import { loadRisesWith } from '../model/network/SweptParameter.js';
 import type { ModelName } from '../model/phi/Phi.js';
+import { branchesText } from '../report/branchesText.js';
 import { toNetworkModel } from '../spec/toNetworkModel.js';
 import type { CommandOutput, Emit } from './CommandOutput.js';
 import { EXIT_NEGATIVE } from './exitCodes.js';
@@ -25,7 +16,7 @@ import {
   positiveNumber,
 } from './input.js';
 import { checkOutputPath, writeOutputFiles } from './outputPath.js';
-import { applySweep, parseSweep } from './sweep.js';
+import { parseSweep } from './sweep.js';
 import { fixed, formatTable, groupedRows } from './table.js';
 import { UsageError } from './UsageError.js';
 
@@ -66,35 +57,8 @@ export async function analyzeCommand(options: AnalyzeOptions): Promise<CommandOu
         };
   }
   const sweep = parseSweep(options.sweep, model);
-  const networkAt = (value: number) => applySweep(model, sweep, value);
-  const loadRises = sweep.field !== 'capacity';
-  // Call graphs and timed networks can be bistable: follow both branches along the sweep.
-  const callBranches = usesCallSolver(model)
-    ? sweepEquilibria(networkAt, sweep.values, { loadRises })
-    : undefined;
-  const routingBranches = usesTimedRouting(model)
-    ? sweepRoutingEquilibria(networkAt, sweep.values, { loadRises })
-    : undefined;
-  const branches: BranchesAlongSweep<unknown> | undefined = callBranches ?? routingBranches;
-  const pointEquilibria = (i: number): CallEquilibria | RoutingEquilibria | undefined => {
-    const routing = routingBranches?.points[i];
-    if (routing !== undefined) {
-      const found = routingEquilibriaAt(routing);
-      return found.equilibria.length > 0 ? found : undefined;
-    }
-    const point = callBranches?.points[i];
-    const found: CallEquilibrium[] = [];
-    if (point?.healthy !== undefined) found.push({ kind: 'healthy', solution: point.healthy });
-    if (point?.storm !== undefined) found.push({ kind: 'storm', solution: point.storm });
-    return found.length > 0 ? { equilibria: found, tips: [] } : undefined;
-  };
-  const points = sweep.values.map((value, i) => {
-    const equilibria = pointEquilibria(i);
-    return {
-      value,
-      report: analyzeNetwork(networkAt(value), equilibria === undefined ? {} : { equilibria }),
-    };
-  });
+  const loadRises = loadRisesWith(sweep);
+  const { points, branches } = analyzeSweep(model, sweep, sweep.values);
   const rows = points.flatMap(({ value, report }) =>
     report.classes.map((c) => {
       const storm = report.equilibria.find((e, k) => k > 0 && e.kind === 'storm');
@@ -250,34 +214,6 @@ function perSuccessText(load: NetworkReport['load']): string {
   const completedShare = load.attemptsPerRequest / load.attemptsPerSuccess;
   if (!(completedShare >= 1e-6)) return 'almost no request completes';
   return `${fixed(load.attemptsPerSuccess, 3)} per completed request`;
-}
-
-/**
- * Where a sweep's two branches end: "bistable from api.users = 21 to 70: tips above 70, recovers
- * below 21" (a capacity sweep tips below and recovers above).
- */
-export function branchesText(
-  target: string,
-  loadRises: boolean,
-  branches: BranchesAlongSweep<unknown>,
-): string {
-  const { tipping, recovery } = branches;
-  const [up, down] = loadRises ? ['above', 'below'] : ['below', 'above'];
-  const tips = tipping === undefined ? undefined : `tips ${up} ${target} = ${round(tipping)}`;
-  const recovers =
-    recovery === undefined ? undefined : `recovers ${down} ${target} = ${round(recovery)}`;
-  const bistable = branches.points.some((p) => p.healthy !== undefined && p.storm !== undefined);
-  if (tips === undefined && recovers === undefined) {
-    return bistable
-      ? 'bistable over the whole sweep: a healthy state and a storm at every point (neither branch ends inside it)'
-      : 'one state at every point of the sweep (no storm branch apart from it)';
-  }
-  return `${bistable ? 'bistable: ' : ''}${[tips, recovers].filter((x) => x !== undefined).join('; ')}`;
-}
-
-/** A parameter value to four significant digits. */
-function round(value: number): string {
-  return String(Number(value.toPrecision(4)));
 }
 
 /**

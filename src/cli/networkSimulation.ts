@@ -5,43 +5,19 @@ import { analyzeNetwork } from '../model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
 import type { NetworkReport } from '../model/network/NetworkReport.js';
 import type { TimeoutStrategyDescription } from '../policy/timeouts/createTimeoutStrategy.js';
-import { type ReplicatedNetworkResult, replicateNetwork } from '../sim/network/replicateNetwork.js';
-import type { SimulateNetworkOptions } from '../sim/network/simulateNetwork.js';
+import type { ReplicatedNetworkResult } from '../sim/network/replicateNetwork.js';
 import { type NetworkStrategy, usesUniformLimits } from '../sim/network/strategy.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import { type NetworkOverrides, toNetworkModel } from '../spec/toNetworkModel.js';
+import { uniformRetries } from '../spec/uniformRetries.js';
 import type { SimulateOptions } from './SimulateOptions.js';
 import { describeTimeoutSetting, type TimeoutSetting } from './simulationConfig.js';
 
 /**
  * What `difftry simulate` does with a network, shared by a single run and a sweep: the
- * simulator's options, replications with progress, the analysis's prediction beside them, and
- * the JSON document and text header of a run.
+ * simulator's options, the analysis's prediction beside them, and the JSON document and text
+ * header of a run.
  */
-
-/**
- * Runs `replications` of the network simulator, reporting progress within each replication as
- * well as between them: `report` gets (replications done + fraction of this one) / replications.
- */
-export function replicate(
-  model: NetworkModel,
-  simulation: SimulateNetworkOptions,
-  replications: number,
-  report: (fraction: number) => void,
-): ReplicatedNetworkResult {
-  let done = 0;
-  return replicateNetwork(
-    model,
-    { ...simulation, onProgress: (fraction) => report((done + fraction) / replications) },
-    replications,
-    {
-      onProgress: (fraction) => {
-        done = Math.round(fraction * replications);
-        report(fraction);
-      },
-    },
-  );
-}
 
 /** The network simulator's options for a run of `difftry simulate`. */
 export function simulationOptions(
@@ -100,7 +76,7 @@ export function predict(
   const model = toNetworkModel(spec, { ...overrides, timeoutMs });
   const analysed =
     strategy === 'uniform'
-      ? { ...toNetworkModel(uniformSpec(spec, model), { timeoutMs }), mode: model.mode }
+      ? { ...toNetworkModel(uniformRetries(spec, model), { timeoutMs }), mode: model.mode }
       : model;
   try {
     return { report: analyzeNetwork(analysed), notes };
@@ -108,26 +84,6 @@ export function predict(
     if (!(error instanceof RangeError)) throw error;
     return { report: null, notes: [...notes, `no prediction: ${error.message}`] };
   }
-}
-
-/**
- * The file of the `uniform` strategy: at every hop every class has the highest class's limit
- * there (from `model`, overrides applied), as the simulator gives them; the analysis rebuilds it
- * from the file so that residual corrections follow.
- */
-function uniformSpec(network: NetworkSpec, model: NetworkModel): NetworkSpec {
-  const highest = model.classes[0]?.retryLimit ?? 0;
-  return {
-    ...network,
-    classes: network.classes.map((c) => ({ ...c, retries: highest })),
-    services: network.services.map((service, i) => {
-      const limit = model.services[i]?.retryLimits[0] ?? highest;
-      return {
-        ...service,
-        retries: Object.fromEntries(network.classes.map((c) => [c.name, limit])),
-      };
-    }),
-  };
 }
 
 /** The file with no per-try timeout anywhere (no class `timeoutMs`, no service `timeouts`). */

@@ -2,6 +2,7 @@ import { type Command, Option } from 'commander';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
 import type { TimeoutStrategyDescription } from '../policy/timeouts/createTimeoutStrategy.js';
 import type { ReplicatedNetworkResult } from '../sim/network/replicateNetwork.js';
+import { replicateWithProgress } from '../sim/network/replicateWithProgress.js';
 import {
   isNetworkStrategy,
   NETWORK_STRATEGIES,
@@ -27,7 +28,6 @@ import {
   networkSimulationDocument,
   type Prediction,
   predict,
-  replicate,
   simulationOptions,
 } from './networkSimulation.js';
 import { checkOutputPath, writeOutputFiles } from './outputPath.js';
@@ -254,7 +254,9 @@ async function simulateNetworkCommand(
   const progress = options.progress ?? progressOnStderr('simulate');
   let result: ReplicatedNetworkResult;
   try {
-    result = replicate(model, simulation, options.replications, (f) => progress.update(f));
+    result = replicateWithProgress(model, simulation, options.replications, (f) =>
+      progress.update(f),
+    );
   } finally {
     progress.stop();
   }

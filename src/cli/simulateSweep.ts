@@ -1,5 +1,6 @@
 import type { NetworkReport } from '../model/network/NetworkReport.js';
 import type { TimeoutStrategyDescription } from '../policy/timeouts/createTimeoutStrategy.js';
+import { replicateWithProgress } from '../sim/network/replicateWithProgress.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import { toNetworkModel } from '../spec/toNetworkModel.js';
 import type { CommandOutput } from './CommandOutput.js';
@@ -8,7 +9,6 @@ import {
   networkHeader,
   networkSimulationDocument,
   predict,
-  replicate,
   simulationOptions,
 } from './networkSimulation.js';
 import { writeOutputFiles } from './outputPath.js';
@@ -99,7 +99,7 @@ export async function simulateSweep(
   try {
     prepared.forEach((point, i) => {
       const simulation = simulationOptions(point.spec, timeouts, options);
-      const result = replicate(point.model, simulation, replications, (fraction) =>
+      const result = replicateWithProgress(point.model, simulation, replications, (fraction) =>
         progress.update((i + fraction) / count),
       );
       points.push({

@@ -1,14 +1,12 @@
 import type { NetworkModel } from '../model/network/NetworkModel.js';
+import type { SweptParameter } from '../model/network/SweptParameter.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import { UsageError } from './UsageError.js';
 
-/** One swept parameter: a service's arrival rate of a class, or its capacity. */
-export interface Sweep {
+/** One swept parameter as `--sweep` names it: a service's arrival rate of a class, or its capacity. */
+export interface Sweep extends SweptParameter {
   /** As written: `frontend.low`. */
   readonly target: string;
-  readonly serviceIndex: number;
-  /** A class index (arrival rate), or `capacity`. */
-  readonly field: number | 'capacity';
   readonly values: readonly number[];
 }
 
@@ -66,22 +64,6 @@ export function parseSweep(text: string, network: NetworkModel): Sweep {
     serviceIndex,
     field: classIndex >= 0 ? classIndex : 'capacity',
     values,
-  };
-}
-
-/** The network with the swept parameter set to `value` (a new value; the input is unchanged). */
-export function applySweep(network: NetworkModel, sweep: Sweep, value: number): NetworkModel {
-  return {
-    ...network,
-    services: network.services.map((service, i) => {
-      if (i !== sweep.serviceIndex) return service;
-      if (sweep.field === 'capacity') return { ...service, capacity: value };
-      const field = sweep.field;
-      return {
-        ...service,
-        arrivals: service.arrivals.map((rate, p) => (p === field ? value : rate)),
-      };
-    }),
   };
 }
 

@@ -3,6 +3,8 @@ import { type Command, Option } from 'commander';
 import { empiricalLatency } from '../model/timeouts/empiricalLatency.js';
 import { linearCost } from '../model/timeouts/linearCost.js';
 import { optimizeTimeouts } from '../model/timeouts/optimizeTimeouts.js';
+import { significant } from '../report/numberFormat.js';
+import { parseLatencySamples } from '../spec/parseLatencySamples.js';
 import type { CommandOutput, Emit } from './CommandOutput.js';
 import { integerIn, nonNegativeNumber, positiveNumber } from './input.js';
 import { formatTable } from './table.js';
@@ -28,7 +30,8 @@ export const TIMEOUTS_FIT_DEFAULTS = { depth: 4, cost: 0 } as const;
  * `difftry timeouts fit FILE`: estimates the latency law of the file's samples
  * (`empiricalLatency`) and prints the Optimizer's sequence of `depth` timeouts ending at t_z, its
  * expected latency E_0, and the best single repeated timeout with its E, all in seconds.
- * @throws {UsageError} when the file cannot be read or a line is not a positive number.
+ * @throws {UsageError} when the file cannot be read; `SpecError` when a line is not a
+ *   positive number (`parseLatencySamples`).
  */
 export async function timeoutsFitCommand(options: TimeoutsFitOptions): Promise<CommandOutput> {
   let text: string;
@@ -40,10 +43,10 @@ export async function timeoutsFitCommand(options: TimeoutsFitOptions): Promise<C
       code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : String(error);
     throw new UsageError(`${options.file}: cannot read the file: ${reason}`, { cause: error });
   }
-  const latencies = parseLatencies(text, options.file);
+  const samples = parseLatencySamples(text, options.file);
   const c1 = options.cost ?? TIMEOUTS_FIT_DEFAULTS.cost;
   const depth = options.depth ?? TIMEOUTS_FIT_DEFAULTS.depth;
-  const law = empiricalLatency(latencies.map((latency) => ({ latency })));
+  const law = empiricalLatency(samples);
   const result = optimizeTimeouts(law, { depth, tz: options.tz, cost: linearCost({ c1 }) });
   const advice = recommendation(result.E0, result.single.E);
   if (options.json) {
@@ -58,24 +61,24 @@ export async function timeoutsFitCommand(options: TimeoutsFitOptions): Promise<C
   }
   const rows = result.sequence.map((t, n) => [
     String(n + 1),
-    seconds(t),
-    seconds(result.E[n] as number),
+    significant(t),
+    significant(result.E[n] as number),
   ]);
   const shorter =
     result.sequence.length < depth
       ? `\n(${result.sequence.length} of ${depth} timeouts: no earlier timeout lowers E_0)`
       : '';
   const lines = [
-    `${options.file}: ${latencies.length} latencies from ${seconds(law.minObserved)} s to ${seconds(law.maxObserved)} s; g(t) = ${c1}·t`,
+    `${options.file}: ${samples.length} latencies from ${significant(law.minObserved)} s to ${significant(law.maxObserved)} s; g(t) = ${c1}·t`,
     '',
-    `Optimal sequence (depth ${depth}, t_z = ${seconds(result.tz)} s${options.tz === undefined ? ', the default ceiling' : ''}):`,
+    `Optimal sequence (depth ${depth}, t_z = ${significant(result.tz)} s${options.tz === undefined ? ', the default ceiling' : ''}):`,
     formatTable(
       [{ heading: 'attempt' }, { heading: 'timeout (s)' }, { heading: 'E_n (s)' }],
       rows,
     ) + shorter,
     '',
-    `E_0 = ${seconds(result.E0)} s`,
-    `Best single repeated timeout: ${seconds(result.single.timeout)} s, E = ${seconds(result.single.E)} s`,
+    `E_0 = ${significant(result.E0)} s`,
+    `Best single repeated timeout: ${significant(result.single.timeout)} s, E = ${significant(result.single.E)} s`,
     '',
     ...adviceLines(advice, result.tz, result.single.timeout),
   ];
@@ -119,10 +122,10 @@ function adviceLines(advice: FitRecommendation, tz: number, single: number): str
   // A sample whose best single timeout expects no time at all (subnormal latencies) has no ratio.
   const costs = Number.isFinite(advice.extra)
     ? `costs ${percent} more than the single timeout`
-    : `costs more than the single timeout (which expects ${seconds(single)} s: no ratio)`;
+    : `costs more than the single timeout (which expects ${significant(single)} s: no ratio)`;
   const why = [
     `The sequence ${costs} on this sample: the price of its ceiling`,
-    `t_z = ${seconds(tz)} s. A sample that is stationary rewards repeating ${seconds(single)} s without end; the`,
+    `t_z = ${significant(tz)} s. A sample that is stationary rewards repeating ${significant(single)} s without end; the`,
     'ceiling buys robustness to what the sample does not hold: a request slower than every sample (a',
     'spike) still completes on the last attempt, where the repeated timeout would cut it again and again.',
   ];
@@ -133,42 +136,9 @@ function adviceLines(advice: FitRecommendation, tz: number, single: number): str
       ]
     : [
         ...why,
-        `Recommended: the single timeout ${seconds(single)} s (the ceiling costs over ${100 * CEILING_PRICE} % here); to keep a ceiling,`,
+        `Recommended: the single timeout ${significant(single)} s (the ceiling costs over ${100 * CEILING_PRICE} % here); to keep a ceiling,`,
         'try a larger --depth or a lower --tz.',
       ];
-}
-
-/**
- * The latencies of a samples file: one positive number of seconds a line; blank lines are
- * skipped, and the first non-blank line may be a header (it does not start like a number).
- * @throws {UsageError} naming the file and line of the first bad line, or when there is none.
- */
-export function parseLatencies(text: string, file: string): number[] {
-  const latencies: number[] = [];
-  let seenFirst = false;
-  for (const [index, raw] of text.split('\n').entries()) {
-    const line = raw.trim();
-    if (line === '') continue;
-    const isFirst = !seenFirst;
-    seenFirst = true;
-    if (isFirst && !/^[-+.\d]/.test(line)) continue;
-    const value = Number(line);
-    if (!(Number.isFinite(value) && value > 0)) {
-      throw new UsageError(
-        `${file}:${index + 1}: expected a latency in seconds (a positive number), got "${line}"`,
-      );
-    }
-    latencies.push(value);
-  }
-  if (latencies.length === 0) {
-    throw new UsageError(`${file}: expected latencies in seconds, one a line, found none`);
-  }
-  return latencies;
-}
-
-/** Seconds to 4 significant digits. */
-function seconds(value: number): string {
-  return String(Number(value.toPrecision(4)));
 }
 
 /** Registers `difftry timeouts fit` on the CLI: its flags, parsed and checked, and the call. */

@@ -19,6 +19,15 @@ export function fixed(x: number, digits = 2, missing = NOT_AVAILABLE): string {
   return Number.isFinite(x) ? x.toFixed(digits) : missing;
 }
 
+/**
+ * `x` to `digits` significant digits (default 4), without trailing zeros or an exponent for
+ * ordinary sizes: `0.151662` → `0.1517`, `1.5` → `1.5`, `5e-324` stays `5e-324`; or `n/a`. The
+ * seconds of `difftry timeouts fit` and of the web UI's Timeouts view, so the two print alike.
+ */
+export function significant(x: number, digits = 4): string {
+  return Number.isFinite(x) ? String(Number(x.toPrecision(digits))) : NOT_AVAILABLE;
+}
+
 /** A fraction as a percentage with `digits` decimals (default 1): `0.1234` → `12.3 %`; or `n/a`. */
 export function percent(x: number, digits = 1): string {
   return Number.isFinite(x) ? `${(100 * x).toFixed(digits)} %` : NOT_AVAILABLE;

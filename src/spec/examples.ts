@@ -1,18 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { BUILTIN_EXAMPLE_FILES } from './builtinExampleFiles.js';
 import { formatValue } from './formatValue.js';
 import { SpecError } from './SpecError.js';
 
-/** Built-in examples: name → file under `examples/` (shipped with the package). */
-const BUILTIN_EXAMPLES: Readonly<Record<string, string>> = Object.freeze({
-  single: 'single-service.yaml',
-  'two-tier': 'two-tier.yaml',
-  hotel: 'hotel.yaml',
-  'hotel-calls': 'hotel-calls.yaml',
-});
-
 /** The names {@link builtinExample} accepts: `single`, `two-tier`, `hotel`, `hotel-calls`. */
 export const BUILTIN_EXAMPLE_NAMES: readonly string[] = Object.freeze(
-  Object.keys(BUILTIN_EXAMPLES),
+  Object.keys(BUILTIN_EXAMPLE_FILES),
 );
 
 /**
@@ -34,7 +27,7 @@ export const BUILTIN_EXAMPLE_NAMES: readonly string[] = Object.freeze(
  * ```
  */
 export function builtinExample(name: string): { fileName: string; text: string } {
-  const file = Object.hasOwn(BUILTIN_EXAMPLES, name) ? BUILTIN_EXAMPLES[name] : undefined;
+  const file = Object.hasOwn(BUILTIN_EXAMPLE_FILES, name) ? BUILTIN_EXAMPLE_FILES[name] : undefined;
   if (file !== undefined) {
     const text = readFileSync(new URL(`../../examples/${file}`, import.meta.url), 'utf8');
     return { fileName: `examples/${file}`, text };

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { latencyExampleCsv } from '../../scripts/generate-latencies.js';
-import { parseLatencies, recommendation } from '../../src/cli/timeoutsFitCommand.js';
+import { recommendation } from '../../src/cli/timeoutsFitCommand.js';
 import { empiricalLatency, optimizeTimeouts } from '../../src/model/index.js';
+import { parseLatencySamples } from '../../src/spec/parseLatencySamples.js';
 import { runCli } from './runCli.js';
 
 const EXAMPLE = 'examples/latencies.csv';
@@ -55,8 +56,8 @@ describe('difftry timeouts fit', () => {
     expect(code).toBe(0);
     const document = JSON.parse(stdout);
     expect(Object.keys(document).sort()).toEqual(['E0', 'recommended', 'sequence', 'single', 'tz']);
-    const samples = parseLatencies(await readFile(EXAMPLE, 'utf8'), EXAMPLE);
-    const expected = optimizeTimeouts(empiricalLatency(samples.map((latency) => ({ latency }))), {
+    const samples = parseLatencySamples(await readFile(EXAMPLE, 'utf8'), EXAMPLE);
+    const expected = optimizeTimeouts(empiricalLatency(samples), {
       depth: 3,
       tz: 1,
       cost: { g: (t) => 0.1 * t, dg: () => 0.1 },

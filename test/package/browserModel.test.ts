@@ -50,6 +50,16 @@ describe('difftry/model in a browser bundle', () => {
     expect(await browserBundle('src/model/index.ts')).toBeGreaterThan(10_000);
   });
 
+  // What the web UI (web/) runs in the page and its worker besides the model.
+  it.each([
+    'src/spec/parseNetwork.ts',
+    'src/spec/toNetworkModel.ts',
+    'src/sim/index.ts',
+    'src/experiments/timeouts/evaluate.ts',
+  ])('%s bundles with no Node built-in either', async (entry) => {
+    expect(await browserBundle(entry)).toBeGreaterThan(1_000);
+  });
+
   it('is checked by a bundler that does fail on a Node built-in', async () => {
     // The request context needs node:async_hooks: a check that let it through would prove nothing.
     await expect(browserBundle('src/runtime/context.ts')).rejects.toThrow(

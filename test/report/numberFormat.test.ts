@@ -9,6 +9,7 @@ import {
   percentPoints,
   plusMinus,
   signedPercentPoints,
+  significant,
   thousands,
   wholePercent,
 } from '../../src/report/numberFormat.js';
@@ -24,6 +25,14 @@ describe('numberFormat', () => {
     expect(percent(0.2018)).toBe('20.2 %');
     expect(percent(0.2018, 0)).toBe('20 %');
     expect(percent(Number.POSITIVE_INFINITY)).toBe('n/a');
+  });
+
+  it('writes significant digits without trailing zeros, and n/a for what is not finite', () => {
+    expect(significant(0.151662941)).toBe('0.1517');
+    expect(significant(1.18624942, 3)).toBe('1.19');
+    expect(significant(1.5)).toBe('1.5');
+    expect(significant(5e-324)).toBe('5e-324');
+    expect(significant(Number.NaN)).toBe('n/a');
   });
 
   it('writes percentage points without a unit, signed when asked', () => {

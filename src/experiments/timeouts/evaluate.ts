@@ -11,6 +11,24 @@ import type { TimeoutScenario } from './scenarios.js';
 import { type TimeoutEvaluation, TimeoutTally } from './TimeoutTally.js';
 import { VirtualClock } from './VirtualClock.js';
 
+/** One attempt of a run, as {@link TimeoutEvaluationOptions.onAttempt} hears of it. */
+export interface AttemptTrace {
+  /** The request (0-based, the initialisation included). */
+  readonly request: number;
+  /** The attempt of that request (0 for the first try). */
+  readonly attempt: number;
+  /** Whether the request is measured (false during the initialisation). */
+  readonly measured: boolean;
+  /** The scenario's noise-free latency for the request, seconds. */
+  readonly curveS: number;
+  /** The server's latency for this attempt (curve × noise), ms. */
+  readonly latencyMs: number;
+  /** The attempt's timeout, ms, or `undefined` when it waited for its response without one. */
+  readonly timeoutMs: number | undefined;
+  /** Whether the attempt timed out (it then cost `timeoutMs`). */
+  readonly timedOut: boolean;
+}
+
 /** Options of {@link evaluateTimeouts}. */
 export interface TimeoutEvaluationOptions {
   readonly scenario: TimeoutScenario;
@@ -24,6 +42,8 @@ export interface TimeoutEvaluationOptions {
   readonly clock?: VirtualClock;
   /** Called with the fraction of requests done, every 100 requests and at the end. */
   readonly onProgress?: (fraction: number) => void;
+  /** Called after every attempt, for a trace of the run (the web UI draws one). */
+  readonly onAttempt?: (attempt: AttemptTrace) => void;
 }
 
 /**
@@ -46,7 +66,7 @@ export interface TimeoutEvaluationOptions {
  * ```
  */
 export function evaluateTimeouts(options: Readonly<TimeoutEvaluationOptions>): TimeoutEvaluation {
-  const { scenario, strategy, noise, onProgress } = options;
+  const { scenario, strategy, noise, onProgress, onAttempt } = options;
   const maxAttempts = checkMaxAttempts(options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
   const clock = options.clock ?? new VirtualClock();
   const tally = new TimeoutTally(scenario.name);
@@ -62,6 +82,7 @@ export function evaluateTimeouts(options: Readonly<TimeoutEvaluationOptions>): T
       const timeoutMs = attemptTimeoutMs(timeouts, attempt, { diagnostic, maxAttempts });
       const timedOut = timeoutMs !== undefined && latencyMs > timeoutMs;
       if (measured) tally.attempt(timeoutMs, timedOut, latencyMs);
+      onAttempt?.({ request, attempt, measured, curveS, latencyMs, timeoutMs, timedOut });
       if (timedOut) {
         clock.advance(timeoutMs);
         elapsedMs += timeoutMs;

@@ -1,7 +1,7 @@
 import type { RandomSource } from '../../model/random.js';
 import type { Clock } from '../../policy/Clock.js';
 import type { TimeoutStrategy } from '../../policy/timeouts/TimeoutStrategy.js';
-import { evaluateTimeouts } from './evaluate.js';
+import { type AttemptTrace, evaluateTimeouts } from './evaluate.js';
 import { type ScenarioRunOptions, scenarioRun } from './scenarioRun.js';
 import type { TimeoutScenarioName } from './scenarios.js';
 import type { TimeoutEvaluation } from './TimeoutTally.js';
@@ -28,6 +28,11 @@ export interface TimeoutSuiteOptions extends ScenarioRunOptions {
   readonly createStrategy: StrategyFactory;
   /** Called with the fraction of the whole suite done. */
   readonly onProgress?: (fraction: number) => void;
+  /** Called after every attempt of every run, with the run it belongs to. */
+  readonly onAttempt?: (
+    run: { readonly scenario: TimeoutScenarioName; readonly strategy: string },
+    attempt: AttemptTrace,
+  ) => void;
 }
 
 /**
@@ -46,7 +51,7 @@ export interface TimeoutSuiteOptions extends ScenarioRunOptions {
  * ```
  */
 export function evaluateTimeoutSuite(options: Readonly<TimeoutSuiteOptions>): StrategyEvaluation[] {
-  const { scenarios, strategies, createStrategy, onProgress } = options;
+  const { scenarios, strategies, createStrategy, onProgress, onAttempt } = options;
   const runs = scenarios.length * strategies.length;
   const rows: StrategyEvaluation[] = [];
   for (const name of scenarios) {
@@ -65,6 +70,9 @@ export function evaluateTimeoutSuite(options: Readonly<TimeoutSuiteOptions>): St
         maxAttempts: run.maxAttempts,
         clock,
         onProgress: onProgress && ((fraction) => onProgress((done + fraction) / runs)),
+        onAttempt:
+          onAttempt &&
+          ((attempt) => onAttempt({ scenario: name, strategy: strategyName }, attempt)),
       });
       rows.push({ strategy: strategyName, ...evaluation });
     }

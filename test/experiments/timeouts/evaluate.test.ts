@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateTimeouts } from '../../../src/experiments/timeouts/evaluate.js';
+import { type AttemptTrace, evaluateTimeouts } from '../../../src/experiments/timeouts/evaluate.js';
 import { evaluateTimeoutSuite } from '../../../src/experiments/timeouts/evaluateSuite.js';
 import {
   attemptNoise,
@@ -250,6 +250,32 @@ describe('evaluateTimeoutSuite', () => {
     expect(seen[0]).toBe(0);
     expect(seen[2]).toBe(0);
     expect(seen[1]).toBe(seen[3]);
+  });
+
+  it('traces every attempt of every run, adding up to the measured time and timeouts', () => {
+    const traces = new Map<string, AttemptTrace[]>();
+    const rows = evaluateTimeoutSuite({
+      ...options,
+      requests: 300,
+      onAttempt: ({ scenario, strategy }, attempt) => {
+        const key = `${scenario}/${strategy}`;
+        traces.set(key, [...(traces.get(key) ?? []), attempt]);
+      },
+    });
+    expect([...traces.keys()]).toEqual(rows.map((r) => `${r.scenario}/${r.strategy}`));
+    for (const row of rows) {
+      const trace = traces.get(`${row.scenario}/${row.strategy}`) ?? [];
+      const measured = trace.filter((a) => a.measured);
+      const spentMs = measured.reduce(
+        (sum, a) => sum + (a.timedOut ? (a.timeoutMs as number) : a.latencyMs),
+        0,
+      );
+      expect(trace[0]).toMatchObject({ request: 0, attempt: 0, measured: false });
+      expect(measured[0]?.request).toBe(30);
+      expect(measured.length, `${row.scenario}/${row.strategy}`).toBe(row.attempts);
+      expect(measured.filter((a) => a.timedOut).length).toBe(row.timedOutAttempts);
+      expect(spentMs / 1000).toBeCloseTo(row.totalTimeS, 9);
+    }
   });
 
   it('a run of 20 requests initialises with 10 % of them', () => {

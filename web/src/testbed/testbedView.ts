@@ -1,4 +1,4 @@
-import { axisBottom, axisLeft, format, type Selection, scaleLinear, select } from 'd3';
+import { axisBottom, axisLeft, format, line, type Selection, scaleLinear, select } from 'd3';
 import { chartFrame, drawAxes } from '../charts/axes.js';
 import { renderLegend } from '../charts/legend.js';
 import { tooltip } from '../charts/tooltip.js';
@@ -200,6 +200,31 @@ function drawChart(
   const color = (name: string) =>
     cssColor(CLASS_COLORS[classes.indexOf(name) % CLASS_COLORS.length] as string);
   const offset = (p: MeasuredPoint) => (keys.indexOf(p.k) - (keys.length - 1) / 2) * 8;
+  // The prediction as a line per class and retry configuration (solid DiffTry, dashed uniform).
+  const series = classes.flatMap((name) =>
+    keys.map((k) => ({
+      name,
+      k,
+      points: points.filter((p) => p.className === name && p.k === k).sort((a, b) => a.x - b.x),
+    })),
+  );
+  const path = line<MeasuredPoint>()
+    .x((p) => x(p.x) + offset(p))
+    .y((p) => y(p.predicted));
+  g.selectAll<SVGPathElement, (typeof series)[number]>('path.testbed-predicted')
+    .data(
+      series.filter((s) => s.points.length > 1),
+      (s) => `${s.name}|${s.k}`,
+    )
+    .join('path')
+    .attr('class', 'testbed-predicted')
+    .attr('fill', 'none')
+    .attr('stroke', (s) => color(s.name))
+    .attr('stroke-width', 1.5)
+    .attr('stroke-dasharray', (s) =>
+      keys.indexOf(s.k) === keys.length - 1 && keys.length > 1 ? '6 4' : null,
+    )
+    .attr('d', (s) => path(s.points));
   const tip = tooltip();
   const marks = g
     .selectAll<SVGGElement, MeasuredPoint>('g.testbed-point')
@@ -252,9 +277,9 @@ function drawChart(
       mark: 'dot' as const,
     })),
     ...classes.map((name) => ({
-      label: `${name}: predicted (ring; dashed: uniform limits)`,
+      label: `${name}: predicted (rings and lines; dashed: uniform limits)`,
       color: color(name),
-      dash: '2 2',
+      dash: '6 4',
     })),
   ]);
 }

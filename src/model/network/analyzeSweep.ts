@@ -1,0 +1,78 @@
+import { analyzeNetwork, usesCallSolver, usesTimedRouting } from './analyzeNetwork.js';
+import type { BranchesAlongSweep } from './branchSweep.js';
+import type { CallEquilibria, CallEquilibrium } from './callEquilibria.js';
+import type { NetworkModel } from './NetworkModel.js';
+import type { NetworkReport } from './NetworkReport.js';
+import type { RoutingEquilibria } from './routingEquilibria.js';
+import { loadRisesWith, type SweptParameter, withSweptValue } from './SweptParameter.js';
+import { sweepEquilibria } from './sweepEquilibria.js';
+import { routingEquilibriaAt, sweepRoutingEquilibria } from './sweepRoutingEquilibria.js';
+
+/** One point of a swept analysis: the parameter's value and the network's report there. */
+export interface AnalyzedSweepPoint {
+  readonly value: number;
+  readonly report: NetworkReport;
+}
+
+/** Result of {@link analyzeSweep}. */
+export interface SweptAnalysis {
+  /** One report per value, in the order of the values. */
+  readonly points: readonly AnalyzedSweepPoint[];
+  /**
+   * Where the network can be bistable (call graphs, per-try timeouts): its healthy and storm
+   * branches followed along the sweep, and where each ends (`tipping`, `recovery`). Absent for
+   * routing networks without timeouts, whose state is unique.
+   */
+  readonly branches?: BranchesAlongSweep<unknown>;
+}
+
+/**
+ * Analyses a network at every value of one swept parameter, as `difftry analyze --sweep` reports
+ * it. Where the configuration can be bistable (call graphs and per-try timeouts), the healthy
+ * and the storm branch are followed along the sweep (`sweepEquilibria`,
+ * `sweepRoutingEquilibria`) and each point's report lists the states found there — both inside
+ * the hysteresis loop — instead of solving every point on its own.
+ *
+ * `values` ascend.
+ * @example
+ * ```ts
+ * const swept = analyzeSweep(network, { serviceIndex: 0, field: 1 }, [50, 100, 150, 200, 250]);
+ * swept.points[4]?.report.endToEnd.high?.rejection; // the high class at γ_low = 250
+ * swept.branches?.tipping; // where a bistable network tips into the storm, if it does
+ * ```
+ */
+export function analyzeSweep(
+  network: NetworkModel,
+  parameter: SweptParameter,
+  values: readonly number[],
+): SweptAnalysis {
+  const networkAt = (value: number) => withSweptValue(network, parameter, value);
+  const loadRises = loadRisesWith(parameter);
+  const callBranches = usesCallSolver(network)
+    ? sweepEquilibria(networkAt, values, { loadRises })
+    : undefined;
+  const routingBranches = usesTimedRouting(network)
+    ? sweepRoutingEquilibria(networkAt, values, { loadRises })
+    : undefined;
+  const pointEquilibria = (i: number): CallEquilibria | RoutingEquilibria | undefined => {
+    const routing = routingBranches?.points[i];
+    if (routing !== undefined) {
+      const found = routingEquilibriaAt(routing);
+      return found.equilibria.length > 0 ? found : undefined;
+    }
+    const point = callBranches?.points[i];
+    const found: CallEquilibrium[] = [];
+    if (point?.healthy !== undefined) found.push({ kind: 'healthy', solution: point.healthy });
+    if (point?.storm !== undefined) found.push({ kind: 'storm', solution: point.storm });
+    return found.length > 0 ? { equilibria: found, tips: [] } : undefined;
+  };
+  const points = values.map((value, i) => {
+    const equilibria = pointEquilibria(i);
+    return {
+      value,
+      report: analyzeNetwork(networkAt(value), equilibria === undefined ? {} : { equilibria }),
+    };
+  });
+  const branches: BranchesAlongSweep<unknown> | undefined = callBranches ?? routingBranches;
+  return branches === undefined ? { points } : { points, branches };
+}
