@@ -4,13 +4,16 @@
 #     -e DIFFTRY_MESH_TOKEN=… difftry/proxy:0.1.0 proxy --config /etc/difftry/sidecar.yaml
 # `difftry mesh k8s` writes Deployments that run it this way. See docs/kubernetes.md.
 
-# ---- build: compile src/ to dist/ with the locked dev dependencies, then drop them ----------
+# ---- build: compile src/ and web/ to dist/ with the locked dev dependencies, then drop them --
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# The web UI's page (`difftry ui`), built by vite into dist/web; it bundles the example files.
+COPY web ./web
+COPY examples ./examples
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 # ---- runtime: Node, the compiled CLI, its production dependencies; nothing else -------------

@@ -104,7 +104,7 @@ export async function uiCommand(
     );
   }
   await server.close();
-  return { stdout: '', stderr: 'difftry ui: stopped' };
+  return { stdout: '', stderr: 'ui stopped' };
 }
 
 /** Opens a URL in the system's browser; says so when it cannot. */

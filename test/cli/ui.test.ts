@@ -208,7 +208,7 @@ describe('difftry ui', () => {
     const network = (await (await fetch(`${url}api/network`)).json()) as { fileName: string };
     expect(network.fileName).toBe('examples/hotel.yaml');
     controller.abort();
-    expect((await done).stderr).toBe('difftry ui: stopped');
+    expect((await done).stderr).toBe('ui stopped');
   });
 
   it('checks a network file before serving it', async () => {
