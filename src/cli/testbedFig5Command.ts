@@ -173,7 +173,7 @@ export async function testbedFig5Command(
   const files = { csv: 'testbed-fig5.csv', svg: 'testbed-fig5.svg', md: 'testbed-fig5.md' };
   // The page links the testbed guide, docs/testbed.md, relative to where it is written.
   const guide = relative(out, 'docs/testbed.md').split(sep).join('/');
-  const command = `difftry testbed fig5${options.quick ? ' --quick' : ''}${transport === 'http' ? '' : ` --transport ${transport}`}${options.limits === undefined ? '' : ` --limits ${options.limits}`}${backoffFlagText(options)}`;
+  const command = fig5CommandLine(options);
   await makeOutputDirectory(out, '--out');
   await writeOutputFiles(
     [
@@ -188,6 +188,31 @@ export async function testbedFig5Command(
     .join(', ')} in ${fixed(result.seconds / 60, 1)} min`;
   if (options.json) return { stdout: fig5Json(result), stderr: written };
   return { stdout: formatFig5(result), stderr: written };
+}
+
+/**
+ * The command line a report names as its maker: `difftry testbed fig5` and every flag that
+ * changes what is measured (not `--out`, `--json` or the progress), so the page can be re-made.
+ */
+export function fig5CommandLine(options: Readonly<TestbedFig5Options>): string {
+  const flags: [string, unknown][] = [
+    ['--transport', options.transport === 'http' ? undefined : options.transport],
+    ['--limits', options.limits],
+    ['--scale', options.scale],
+    ['--warmup', options.warmup],
+    ['--duration', options.duration],
+    ['--grace', options.grace],
+    ['--seed', options.seed],
+    ['--runs', options.runs],
+  ];
+  return [
+    'difftry testbed fig5',
+    ...(options.quick ? ['--quick'] : []),
+    ...flags.filter(([, value]) => value !== undefined).map(([flag, value]) => `${flag} ${value}`),
+    ...(backoffFlagText(options) === '' ? [] : [backoffFlagText(options).trim()]),
+    ...(options.sidecar === false ? ['--no-sidecar'] : []),
+    ...(options.loadThread === false ? ['--no-load-thread'] : []),
+  ].join(' ');
 }
 
 /** `testbed-fig5-20261201-163512`: the default folder of a run started at `now` (UTC). */

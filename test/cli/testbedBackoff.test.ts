@@ -5,6 +5,7 @@ import {
   envoyBackoff,
   testbedBackoff,
 } from '../../src/cli/testbedBackoff.js';
+import { fig5CommandLine } from '../../src/cli/testbedFig5Command.js';
 import { UsageError } from '../../src/cli/UsageError.js';
 import { createBackoff } from '../../src/model/backoff/Backoff.js';
 import { envoyBackOff } from '../../src/spec/meshes/envoy.js';
@@ -39,6 +40,28 @@ describe('the testbed retry-delay flags', () => {
     expect(() => testbedBackoff({ backoffMs: 500, backoffBaseMs: 25 })).toThrow(UsageError);
     expect(() => testbedBackoff({ backoffMs: 500, backoffBaseMs: 25 })).toThrow(
       /--backoff-ms .*got 500.*--backoff-base-ms .*got 25.*not both/,
+    );
+  });
+});
+
+describe('the command line a fig5 page names', () => {
+  it('names every flag that changes the measurement, and no other', () => {
+    expect(fig5CommandLine({})).toBe('difftry testbed fig5');
+    expect(fig5CommandLine({ transport: 'http', out: 'x', json: true })).toBe(
+      'difftry testbed fig5',
+    );
+    expect(
+      fig5CommandLine({
+        quick: true,
+        transport: 'grpc-xds',
+        duration: 80,
+        limits: '4/1,4/4',
+        backoffBaseMs: 25,
+        seed: 9,
+        sidecar: false,
+      }),
+    ).toBe(
+      'difftry testbed fig5 --quick --transport grpc-xds --limits 4/1,4/4 --duration 80 --seed 9 --backoff-base-ms 25 --no-sidecar',
     );
   });
 });

@@ -136,6 +136,21 @@ describe.skipIf(!CHROMIUM_PRESENT)('the web UI in Chromium: the Network view', (
     expect(await page.getByTestId('rejection-high').textContent()).toBe(before);
     expect(await page.getByTestId('example-picker').inputValue()).toBe('hotel-calls');
     expect(new URL(page.url()).searchParams.get('example')).toBe('hotel-calls');
+    // Dropped on the view rather than chosen: the same check, the same line.
+    const unknownClass = hotelCalls.replace(
+      'arrivals: { high: 50, low: 250 }',
+      'arrivals: { gold: 50 }',
+    );
+    let dropMessage = '';
+    try {
+      parseNetwork(unknownClass, 'dropped.yaml');
+    } catch (error) {
+      dropMessage = (error as Error).message;
+    }
+    expect(dropMessage).toMatch(/^dropped\.yaml:\d+:\d+: /);
+    await dropFile(page, 'dropped.yaml', unknownClass);
+    await expect.poll(() => page.getByTestId('file-error').textContent()).toBe(dropMessage);
+    expect(await page.getByTestId('rejection-high').textContent()).toBe(before);
     expect(errors).toEqual([]);
   });
 
