@@ -8,6 +8,21 @@
 //
 // A layer may import itself and the layers its rule allows, nothing above; no cycles anywhere.
 
+/** The testbed and every layer below it: what the experiments and the UI's server build on. */
+const TESTBED_AND_BELOW = [
+  'core',
+  'model',
+  'stats',
+  'report',
+  'policy',
+  'runtime',
+  'spec',
+  'mesh',
+  'sim',
+  'xds',
+  'testbed',
+];
+
 /** Each layer and the layers it may import (besides itself). */
 const LAYERS = {
   core: [],
@@ -21,33 +36,8 @@ const LAYERS = {
   mesh: ['core', 'model', 'stats', 'policy', 'runtime', 'spec'],
   xds: ['core', 'model', 'policy', 'spec'],
   testbed: ['core', 'model', 'stats', 'report', 'policy', 'runtime', 'spec', 'mesh', 'sim', 'xds'],
-  experiments: [
-    'core',
-    'model',
-    'stats',
-    'report',
-    'policy',
-    'runtime',
-    'spec',
-    'mesh',
-    'sim',
-    'xds',
-    'testbed',
-  ],
-  ui: [
-    'core',
-    'model',
-    'stats',
-    'report',
-    'policy',
-    'runtime',
-    'spec',
-    'mesh',
-    'sim',
-    'xds',
-    'testbed',
-    'experiments',
-  ],
+  experiments: [...TESTBED_AND_BELOW],
+  ui: [...TESTBED_AND_BELOW, 'experiments'],
   cli: null, // the top: may import every layer
 };
 
