@@ -14,22 +14,18 @@
  *
  * Run alone with `npm run bench:ui` (skipped, saying so, without Chromium).
  */
-import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Page } from 'playwright-core';
-import { build } from 'vite';
+import type { Page } from 'playwright-core';
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import { builtinExample } from '../src/spec/examples.js';
 import { parseNetwork } from '../src/spec/parseNetwork.js';
 import { toNetworkModel } from '../src/spec/toNetworkModel.js';
-import { startUiServer } from '../src/ui/uiServer.js';
+import { CHROMIUM_PATH, CHROMIUM_PRESENT, uiSession } from '../test/ui/uiHarness.js';
 import { median, medianMillis, report } from './harness.js';
 
-const CHROMIUM = process.env.DIFFTRY_CHROMIUM ?? '/usr/bin/chromium';
 const STEPS = 60;
 
 /** Every file under `dir`, recursively, with its size and gzip size. */
@@ -92,28 +88,18 @@ const ms = (x: number) => `${x.toFixed(2)} ms`;
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 export async function run(): Promise<void> {
-  if (!existsSync(CHROMIUM)) {
+  if (!CHROMIUM_PRESENT) {
     report('web UI (browser)', [
-      ['skipped', `no Chromium at ${CHROMIUM} (apt-get install chromium)`],
+      ['skipped', `no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)`],
     ]);
     return;
   }
-  const assets = await mkdtemp(join(tmpdir(), 'difftry-ui-bench-'));
-  await build({
-    configFile: join('web', 'vite.config.ts'),
-    logLevel: 'error',
-    build: { outDir: assets },
-  });
-  const server = await startUiServer({
-    assetsDir: assets,
+  const session = await uiSession({
     runner: async () => {
       throw new Error('the benchmark starts no testbed');
     },
   });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
+  const { browser, server } = session;
   try {
     // First load, cold pages (a new context each: no cache).
     const loads: number[] = [];
@@ -164,7 +150,7 @@ export async function run(): Promise<void> {
       );
     }
 
-    const sizes = await assetSizes(assets);
+    const sizes = await assetSizes(session.assetsDir);
     const total = sizes.reduce((sum, s) => sum + s.raw, 0);
     const totalGzip = sizes.reduce((sum, s) => sum + s.gzip, 0);
     const largest = [...sizes].sort((a, b) => b.raw - a.raw).slice(0, 4);
@@ -204,9 +190,7 @@ export async function run(): Promise<void> {
       ]),
     ]);
   } finally {
-    await browser.close();
-    await server.close();
-    await rm(assets, { recursive: true, force: true });
+    await session.close();
   }
 }
 

@@ -1,23 +1,15 @@
 /**
  * `npm run ui:screenshots [-- --out DIR]`: builds the web UI, serves it with the `difftry ui`
  * server on loopback and saves a screenshot of each view with Debian's Chromium (playwright-core).
- * Writes docs/ui/*.png by default — the pictures docs/ui.md shows — or into --out.
+ * Writes docs/ui/*.png by default — the pictures docs/ui.md shows — or into --out. Chromium is
+ * `/usr/bin/chromium`, or `DIFFTRY_CHROMIUM`.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
-import { build } from 'vite';
-import { runTestbedJob } from '../src/ui/runTestbedJob.js';
-import { startUiServer } from '../src/ui/uiServer.js';
+import { CHROMIUM_PATH, CHROMIUM_PRESENT, uiSession } from '../test/ui/uiHarness.js';
 
-const { values } = parseArgs({
-  options: {
-    out: { type: 'string', default: join('docs', 'ui') },
-    chromium: { type: 'string', default: process.env.DIFFTRY_CHROMIUM ?? '/usr/bin/chromium' },
-  },
-});
+const { values } = parseArgs({ options: { out: { type: 'string', default: join('docs', 'ui') } } });
 const out = values.out as string;
 
 /** The pictures: a name, the page's query, and what to do before the shot. */
@@ -72,22 +64,17 @@ const SHOTS: readonly {
   },
 ];
 
-const assets = await mkdtemp(join(tmpdir(), 'difftry-ui-shots-'));
-await build({
-  configFile: join('web', 'vite.config.ts'),
-  logLevel: 'error',
-  build: { outDir: assets },
-});
-const server = await startUiServer({ assetsDir: assets, runner: runTestbedJob });
-const browser = await chromium.launch({
-  executablePath: values.chromium as string,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-});
+if (!CHROMIUM_PRESENT) {
+  console.error(
+    `no Chromium at ${CHROMIUM_PATH}: apt-get install chromium, or set DIFFTRY_CHROMIUM`,
+  );
+  process.exit(2);
+}
+const session = await uiSession();
 try {
   await mkdir(out, { recursive: true });
   for (const shot of SHOTS) {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${server.url}${shot.query}`);
+    const { page } = await session.open(shot.query);
     await page.locator(shot.ready).first().waitFor({ timeout: 30_000 });
     await shot.prepare?.(page);
     await page.waitForTimeout(300);
@@ -97,7 +84,5 @@ try {
     await page.close();
   }
 } finally {
-  await browser.close();
-  await server.close();
-  await rm(assets, { recursive: true, force: true });
+  await session.close();
 }

@@ -45,9 +45,9 @@ export function testbedBackoff(flags: Readonly<TestbedBackoffFlags>): BackoffDes
 /** The help line of `--backoff-base-ms`. */
 export const BACKOFF_BASE_HELP = `Envoy's retry delay instead: uniform in [0, min(10·B, B·2^(r−1))] for the r-th retry (Envoy's default B = ${ENVOY_DEFAULT_BASE_MS}); over grpc-xds gRPC's own jitter, ×[0.8, 1.2]`;
 
-/** The words the commands print for `--backoff-*` in their own command line. */
-export function backoffFlagText(flags: Readonly<TestbedBackoffFlags>): string {
-  if (flags.backoffBaseMs !== undefined) return ` --backoff-base-ms ${flags.backoffBaseMs}`;
-  if (flags.backoffMs !== undefined) return ` --backoff-ms ${flags.backoffMs}`;
-  return '';
+/** The flag that gave a run its retry delay, as a command line names it; undefined for the default. */
+export function backoffFlag(flags: Readonly<TestbedBackoffFlags>): string | undefined {
+  if (flags.backoffBaseMs !== undefined) return `--backoff-base-ms ${flags.backoffBaseMs}`;
+  if (flags.backoffMs !== undefined) return `--backoff-ms ${flags.backoffMs}`;
+  return undefined;
 }

@@ -32,7 +32,7 @@ import { progressOnStderr } from './progress.js';
 import { fixed, formatTable } from './table.js';
 import {
   BACKOFF_BASE_HELP,
-  backoffFlagText,
+  backoffFlag,
   type TestbedBackoffFlags,
   testbedBackoff,
 } from './testbedBackoff.js';
@@ -209,10 +209,12 @@ export function fig5CommandLine(options: Readonly<TestbedFig5Options>): string {
     'difftry testbed fig5',
     ...(options.quick ? ['--quick'] : []),
     ...flags.filter(([, value]) => value !== undefined).map(([flag, value]) => `${flag} ${value}`),
-    ...(backoffFlagText(options) === '' ? [] : [backoffFlagText(options).trim()]),
-    ...(options.sidecar === false ? ['--no-sidecar'] : []),
-    ...(options.loadThread === false ? ['--no-load-thread'] : []),
-  ].join(' ');
+    backoffFlag(options),
+    options.sidecar === false ? '--no-sidecar' : undefined,
+    options.loadThread === false ? '--no-load-thread' : undefined,
+  ]
+    .filter((part) => part !== undefined)
+    .join(' ');
 }
 
 /** `testbed-fig5-20261201-163512`: the default folder of a run started at `now` (UTC). */

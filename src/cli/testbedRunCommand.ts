@@ -12,7 +12,7 @@ import {
   type TestbedMeasurement,
 } from '../testbed/experiment/measureTestbed.js';
 import { predictTestbed, type TestbedPrediction } from '../testbed/experiment/predictTestbed.js';
-import { TESTBED_BACKOFF } from '../testbed/experiment/runValidity.js';
+import { TESTBED_BACKOFF, TESTBED_RUN_SETTINGS } from '../testbed/experiment/runValidity.js';
 import {
   TESTBED_TRANSPORTS,
   type TestbedTransport,
@@ -37,11 +37,11 @@ import { UsageError } from './UsageError.js';
 /** Defaults of `difftry testbed run`. */
 export const TESTBED_RUN_DEFAULTS = Object.freeze({
   example: 'hotel-calls',
-  scale: 0.5,
-  warmup: 8,
-  duration: 30,
+  scale: TESTBED_RUN_SETTINGS.scale,
+  warmup: TESTBED_RUN_SETTINGS.warmupS,
+  duration: TESTBED_RUN_SETTINGS.durationS,
   backoffMs: (TESTBED_BACKOFF as { meanMs: number }).meanMs,
-  seed: 1,
+  seed: TESTBED_RUN_SETTINGS.seed,
 });
 
 /** The built-in call-graph examples and their routing twins. */

@@ -6,11 +6,8 @@ import { parseNetwork } from '../spec/parseNetwork.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import { measureTestbed, type TestbedMeasurement } from '../testbed/experiment/measureTestbed.js';
 import { predictTestbed } from '../testbed/experiment/predictTestbed.js';
-import { TESTBED_BACKOFF } from '../testbed/experiment/runValidity.js';
+import { TESTBED_BACKOFF, TESTBED_RUN_SETTINGS } from '../testbed/experiment/runValidity.js';
 import type { TestbedClassPoint, TestbedJobRunner } from './TestbedJob.js';
-
-/** What `testbed run` defaults to when the page leaves a field out (as the CLI does). */
-const RUN_DEFAULTS = Object.freeze({ warmupS: 8, durationS: 30, scale: 0.5, seed: 1 });
 
 const example = (name: string): NetworkSpec => {
   const { fileName, text } = builtinExample(name);
@@ -43,14 +40,14 @@ export const runTestbedJob: TestbedJobRunner = async (request, { signal, emit })
   if (request.kind === 'run') {
     emit({ kind: 'started', request, points: 1 });
     const measurement = await measureTestbed(network, {
-      scale: request.scale ?? RUN_DEFAULTS.scale,
+      scale: request.scale ?? TESTBED_RUN_SETTINGS.scale,
       backoff: TESTBED_BACKOFF,
-      seed: request.seed ?? RUN_DEFAULTS.seed,
+      seed: request.seed ?? TESTBED_RUN_SETTINGS.seed,
       sidecars: true,
       transport,
       edgeThread: true,
-      warmupS: request.warmupS ?? RUN_DEFAULTS.warmupS,
-      durationS: request.durationS ?? RUN_DEFAULTS.durationS,
+      warmupS: request.warmupS ?? TESTBED_RUN_SETTINGS.warmupS,
+      durationS: request.durationS ?? TESTBED_RUN_SETTINGS.durationS,
       signal,
       onProgress: (fraction) => emit({ kind: 'progress', fraction, label: 'testbed run' }),
     });
@@ -73,7 +70,7 @@ export const runTestbedJob: TestbedJobRunner = async (request, { signal, emit })
     gammaLows: preset.gammaLows,
     warmupS: request.warmupS ?? preset.warmupS,
     durationS: request.durationS ?? preset.durationS,
-    scale: request.scale ?? 0.5,
+    ...(request.scale !== undefined && { scale: request.scale }),
     ...(request.seed !== undefined && { seed: request.seed }),
     transport,
     // gRPC makes at most 5 attempts a call: over grpc-xds the CLI's default (4, 1) vs (4, 4).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  backoffFlagText,
+  backoffFlag,
   ENVOY_DEFAULT_BASE_MS,
   envoyBackoff,
   testbedBackoff,
@@ -13,18 +13,18 @@ import { envoyBackOff } from '../../src/spec/meshes/envoy.js';
 describe('the testbed retry-delay flags', () => {
   it('defaults to a random delay of mean 500 ms', () => {
     expect(testbedBackoff({})).toEqual({ kind: 'random', meanMs: 500 });
-    expect(backoffFlagText({})).toBe('');
+    expect(backoffFlag({})).toBeUndefined();
   });
 
   it('--backoff-ms gives a random delay of that mean', () => {
     expect(testbedBackoff({ backoffMs: 120 })).toEqual({ kind: 'random', meanMs: 120 });
-    expect(backoffFlagText({ backoffMs: 120 })).toBe(' --backoff-ms 120');
+    expect(backoffFlag({ backoffMs: 120 })).toBe('--backoff-ms 120');
   });
 
   it('--backoff-base-ms gives Envoy’s law: full jitter under base·2^(r−1), capped at 10·base', () => {
     const law = testbedBackoff({ backoffBaseMs: ENVOY_DEFAULT_BASE_MS });
     expect(law).toEqual(envoyBackoff(25));
-    expect(backoffFlagText({ backoffBaseMs: 25 })).toBe(' --backoff-base-ms 25');
+    expect(backoffFlag({ backoffBaseMs: 25 })).toBe('--backoff-base-ms 25');
     // The largest draw (random → 1) is the cap of each retry: 25, 50, 100, 200, 250, 250 ms
     // (Envoy: base_interval 25 ms, max_interval 10 × base).
     const top = createBackoff(law, () => 1 - Number.EPSILON);

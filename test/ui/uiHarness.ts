@@ -14,7 +14,8 @@ export const CHROMIUM_PATH = process.env.DIFFTRY_CHROMIUM ?? '/usr/bin/chromium'
 /** Whether the browser suite can run here; when not, it is skipped and says so once. */
 export const CHROMIUM_PRESENT = existsSync(CHROMIUM_PATH);
 
-if (!CHROMIUM_PRESENT) {
+// Said once per test file, so that a run without the browser says what it left out.
+if (!CHROMIUM_PRESENT && process.env.VITEST !== undefined) {
   process.stderr.write(
     `\nbrowser suite SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set DIFFTRY_CHROMIUM)\n\n`,
   );
@@ -29,8 +30,13 @@ export interface OpenedPage {
   readonly errors: string[];
 }
 
-/** The built UI served by the real `difftry ui` server, and a browser to look at it. */
+/**
+ * The built UI served by the real `difftry ui` server, and a browser to look at it: the browser
+ * tests, `npm run bench:ui` and `npm run ui:screenshots` all start from one.
+ */
 export interface UiSession {
+  /** The page as built for this session (a temporary folder, removed by `close`). */
+  readonly assetsDir: string;
   readonly server: UiServer;
   readonly browser: Browser;
   /** Opens `server.url + query` (e.g. `?view=network&example=hotel`) in a new page, 1280×900. */
@@ -72,6 +78,7 @@ export async function uiSession(
   });
   const pages: Page[] = [];
   return {
+    assetsDir,
     server,
     browser,
     async open(query = '') {

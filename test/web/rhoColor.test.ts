@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classColorVariable } from '../../web/src/network/classColor.js';
+import { classColorVariable } from '../../web/src/charts/classColor.js';
 import { RHO_SCALE_MAX, rhoColor } from '../../web/src/network/rhoColor.js';
 
 describe('the ρ colour scale', () => {

@@ -303,12 +303,34 @@ export function fig5Summary(result: Fig5Result): Fig5Summary {
   };
 }
 
-function cutFactor(result: Fig5Result, rows: readonly Fig5Row[]): CutFactor | undefined {
-  const { limits, high } = result.setup;
+type Fig5LimitOfSetup = Fig5Result['setup']['limits'][number];
+
+/** The heaviest point's γ_low and the two configurations the headline figures compare. */
+interface HeadlinePair {
+  readonly heaviest: number;
+  readonly first: Fig5LimitOfSetup;
+  readonly last: Fig5LimitOfSetup;
+}
+
+/**
+ * What the headline figures compare: the heaviest point's γ_low, and the sweep's first retry
+ * configuration (DiffTry) and last (uniform); undefined when there are not two of them.
+ */
+function headlinePair(result: Fig5Result): HeadlinePair | undefined {
+  const { limits } = result.setup;
   const first = limits[0];
   const last = limits[limits.length - 1];
-  if (first === undefined || last === undefined || first === last) return undefined;
-  const heaviest = Math.max(...result.points.map((p) => p.gammaLow));
+  if (first === undefined || last === undefined || first === last || result.points.length === 0) {
+    return undefined;
+  }
+  return { heaviest: Math.max(...result.points.map((p) => p.gammaLow)), first, last };
+}
+
+function cutFactor(result: Fig5Result, rows: readonly Fig5Row[]): CutFactor | undefined {
+  const pair = headlinePair(result);
+  if (pair === undefined) return undefined;
+  const { heaviest, first, last } = pair;
+  const { high } = result.setup;
   const find = (k: string) =>
     rows.find((r) => r.gammaLow === heaviest && r.k === k && r.className === high);
   const diffTry = find(first.key);
@@ -339,11 +361,10 @@ function cutFactor(result: Fig5Result, rows: readonly Fig5Row[]): CutFactor | un
  * and a low class only; a class in between gets no paper figure.
  */
 function stormLatency(result: Fig5Result, rows: readonly Fig5Row[]): StormLatency[] {
-  const { limits, high, low } = result.setup;
-  const first = limits[0];
-  const last = limits[limits.length - 1];
-  if (first === undefined || last === undefined || first === last || rows.length === 0) return [];
-  const heaviest = Math.max(...result.points.map((p) => p.gammaLow));
+  const pair = headlinePair(result);
+  if (pair === undefined) return [];
+  const { heaviest, first, last } = pair;
+  const { high, low } = result.setup;
   const paper = FIGURE5_PAPER_MEDIAN_LATENCY_S;
   const paperMedian = (role: StormLatency['role'], className: string) => {
     if (role === 'uniform') return paper.uniform;

@@ -1,6 +1,7 @@
 /**
  * What the live Figure 5 (src/experiments/figure5/testbedFigure5.ts) and `difftry testbed run`
- * share at the testbed's level: when a run is a valid measurement, and the default retry delay.
+ * share at the testbed's level: when a run is a valid measurement, the default retry delay, and
+ * the settings of a single run.
  */
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 import { MIN_GAPS_FOR_VERDICT } from '../load/poissonCheck.js';
@@ -38,3 +39,14 @@ export function invalidRun(
 
 /** The default retry delay: exponential with mean 500 ms, 35× the frontend's mean work at scale 0.5. */
 export const TESTBED_BACKOFF: BackoffDescription = Object.freeze({ kind: 'random', meanMs: 500 });
+
+/**
+ * A single testbed run's settings when none are given (`difftry testbed run`, and the web UI's
+ * Testbed view that starts one): rates × 0.5, 8 s warm-up, a 30 s window, seed 1.
+ */
+export const TESTBED_RUN_SETTINGS = Object.freeze({
+  scale: 0.5,
+  warmupS: 8,
+  durationS: 30,
+  seed: 1,
+});

@@ -41,7 +41,7 @@ export function hysteresisJumps(
 }
 
 /** A branch's rejection at `value`: interpolated, or its nearest point's outside its points. */
-export function branchAt(
+function branchAt(
   points: readonly BranchPoint[],
   branch: 'healthy' | 'storm',
   value: number,

@@ -175,7 +175,8 @@ function mountNetworkView(root: HTMLElement, context: ViewContext): () => void {
       ...parameterUrlValues(slots, parameters),
     });
 
-    const entry = network.services[entryServiceIndex(network)]?.name ?? '';
+    const entryIndex = entryServiceIndex(network);
+    const entry = network.services[entryIndex]?.name ?? '';
     const lowest = network.classes[network.classes.length - 1]?.name ?? '';
     const swept = slots.find((slot) => slot.swept) as ParameterSlot;
     const rate = `γ ${lowest} at ${entry}`;
@@ -197,7 +198,7 @@ function mountNetworkView(root: HTMLElement, context: ViewContext): () => void {
       solution,
       figures,
       sweep: {
-        parameter: { serviceIndex: entryServiceIndex(network), field: classes.length - 1 },
+        parameter: { serviceIndex: entryIndex, field: classes.length - 1 },
         values: sweepValues(swept.range),
         target: `${entry}.${lowest}`,
         rate,

@@ -48,9 +48,6 @@ export interface SimulatedSweepPoint {
   >;
 }
 
-/** The simulator's strategy for each configuration of the sweep chart. */
-const STRATEGIES = { difftry: 'difftry', uniform: 'uniform' } as const;
-
 /**
  * Simulates the sweep chart's points with the network simulator, as `difftry simulate --sweep`
  * does for an arrival rate: every value under each configuration asked for, DiffTry (the file's
@@ -74,7 +71,8 @@ export function simulateSweepPoints(
     for (const value of values) {
       const result = replicateWithProgress(
         withSweptValue(model, parameter, value),
-        { ...simulation, strategy: STRATEGIES[configuration] },
+        // A configuration's key is the simulator's strategy of that name.
+        { ...simulation, strategy: configuration },
         run.replications,
         (fraction) => onProgress((done + fraction) / total),
       );

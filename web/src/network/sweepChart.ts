@@ -1,10 +1,10 @@
 import { line, pointer, scaleLinear, select } from 'd3';
 import { fixed } from '../../../src/report/numberFormat.js';
 import { axisBottom, axisLeft, chartFrame, drawAxes } from '../charts/axes.js';
+import { classColorVariable } from '../charts/classColor.js';
 import { type LegendEntry, renderLegend } from '../charts/legend.js';
 import { tooltip } from '../charts/tooltip.js';
 import { cssColor } from '../shell/theme.js';
-import { classColorVariable } from './classColor.js';
 import { hysteresisJumps } from './hysteresisLoop.js';
 import type { SimulatedSweepPoint } from './simulateSweepPoints.js';
 import type {
@@ -76,11 +76,18 @@ export function createSweepChart(container: HTMLElement, setup: SweepChartSetup)
   const frame = () => chartFrame(Math.max(360, container.clientWidth || 640), HEIGHT);
   let x = scaleLinear();
   let y = scaleLinear();
-  const colorOf = (name: string) =>
-    cssColor(classColorVariable(setup.classes.indexOf(name), setup.classes.length));
+  // Each class's colour, read from the theme once per frame (a redraw follows a theme change)
+  // rather than once per mark.
+  const readClassColors = () =>
+    new Map(
+      setup.classes.map((name, i) => [name, cssColor(classColorVariable(i, setup.classes.length))]),
+    );
+  let classColors = readClassColors();
+  const colorOf = (name: string) => classColors.get(name) ?? '';
 
   function drawFrame(): void {
     const f = frame();
+    classColors = readClassColors();
     svgRoot.attr('width', f.width + f.margin.left + f.margin.right);
     inner.attr('transform', `translate(${f.margin.left},${f.margin.top})`);
     x = scaleLinear().domain([0, setup.xMax]).range([0, f.width]);
@@ -129,31 +136,27 @@ export function createSweepChart(container: HTMLElement, setup: SweepChartSetup)
         points: configuration.classes[name] ?? [],
       })),
     );
-    const branchLine = (branch: 'healthy' | 'storm') =>
-      line<BranchPoint>()
+    // The healthy branch a thick line, the storm branch a thin one, each configuration dashed
+    // as its STYLE says.
+    for (const [branch, width] of [
+      ['healthy', 2],
+      ['storm', 1.25],
+    ] as const) {
+      const branchLine = line<BranchPoint>()
         .defined((p) => p[branch] !== undefined)
         .x((p) => x(p.value))
         .y((p) => y(p[branch] ?? 0));
-    layers.lines
-      .selectAll('path.network-healthy')
-      .data(series)
-      .join('path')
-      .attr('class', 'network-healthy')
-      .attr('fill', 'none')
-      .attr('stroke', (s) => colorOf(s.name))
-      .attr('stroke-width', 2)
-      .attr('stroke-dasharray', (s) => STYLE[s.configuration.key].dash ?? null)
-      .attr('d', (s) => branchLine('healthy')(s.points));
-    layers.lines
-      .selectAll('path.network-storm')
-      .data(series)
-      .join('path')
-      .attr('class', 'network-storm')
-      .attr('fill', 'none')
-      .attr('stroke', (s) => colorOf(s.name))
-      .attr('stroke-width', 1.25)
-      .attr('stroke-dasharray', (s) => STYLE[s.configuration.key].dash ?? null)
-      .attr('d', (s) => branchLine('storm')(s.points));
+      layers.lines
+        .selectAll(`path.network-${branch}`)
+        .data(series)
+        .join('path')
+        .attr('class', `network-${branch}`)
+        .attr('fill', 'none')
+        .attr('stroke', (s) => colorOf(s.name))
+        .attr('stroke-width', width)
+        .attr('stroke-dasharray', (s) => STYLE[s.configuration.key].dash ?? null)
+        .attr('d', (s) => branchLine(s.points));
+    }
     const stormDots = series.flatMap((s) =>
       s.points
         .filter((p) => p.storm !== undefined)
@@ -206,6 +209,7 @@ export function createSweepChart(container: HTMLElement, setup: SweepChartSetup)
   }
 
   function drawSimulated(): void {
+    const hollow = cssColor('--panel');
     const marks = simulated.flatMap((point) =>
       setup.classes.flatMap((name) => {
         const figure = point.classes[name];
@@ -233,9 +237,7 @@ export function createSweepChart(container: HTMLElement, setup: SweepChartSetup)
       .select('circle')
       .attr('cx', (m) => m.cx)
       .attr('cy', (m) => y(m.rejection))
-      .attr('fill', (m) =>
-        m.point.configuration === 'uniform' ? cssColor('--panel') : colorOf(m.name),
-      )
+      .attr('fill', (m) => (m.point.configuration === 'uniform' ? hollow : colorOf(m.name)))
       .attr('stroke', (m) => colorOf(m.name));
   }
 

@@ -1,19 +1,9 @@
-/**
- * The testbed's server-sent events as the page reads them (the server's `TestbedEvent`,
- * src/ui/TestbedJob.ts), and the points they add up to.
+import type { TestbedEvent } from '../../../src/ui/TestbedJob.js';
+
+/*
+ * What the Testbed view draws of the server-sent events; each event's `data` is the JSON of the
+ * server's own `TestbedEvent`.
  */
-export type TestbedEventData =
-  | { kind: 'started'; request: { kind: 'run' | 'fig5' }; points: number }
-  | { kind: 'progress'; fraction: number; label: string }
-  | {
-      kind: 'point';
-      x: number;
-      k: string;
-      classes: { name: string; measured: number; ci95: number; predicted: number; p50: number }[];
-    }
-  | { kind: 'done'; seconds: number }
-  | { kind: 'stopped'; seconds: number }
-  | { kind: 'error'; message: string };
 
 /** One class at one measured point, flat for the chart and the table. */
 export interface MeasuredPoint {
@@ -26,19 +16,15 @@ export interface MeasuredPoint {
   readonly p50: number;
 }
 
-/** Every class-point of the events so far, in arrival order. */
-export function pointsFromEvents(events: readonly TestbedEventData[]): MeasuredPoint[] {
-  return events.flatMap((event) =>
-    event.kind === 'point'
-      ? event.classes.map((c) => ({
-          x: event.x,
-          k: event.k,
-          className: c.name,
-          measured: c.measured,
-          ci95: c.ci95,
-          predicted: c.predicted,
-          p50: c.p50,
-        }))
-      : [],
-  );
+/** The class-points one `point` event brings, flat for the chart and the table. */
+export function classPoints(event: Extract<TestbedEvent, { kind: 'point' }>): MeasuredPoint[] {
+  return event.classes.map((c) => ({
+    x: event.x,
+    k: event.k,
+    className: c.name,
+    measured: c.measured,
+    ci95: c.ci95,
+    predicted: c.predicted,
+    p50: c.p50,
+  }));
 }

@@ -1,13 +1,13 @@
 import { axisBottom, axisLeft, format, line, type Selection, scaleLinear, select } from 'd3';
+import type { TestbedEvent } from '../../../src/ui/TestbedJob.js';
 import { chartFrame, drawAxes } from '../charts/axes.js';
+import { classColorVariable } from '../charts/classColor.js';
 import { renderLegend } from '../charts/legend.js';
 import { tooltip } from '../charts/tooltip.js';
 import { cssColor } from '../shell/theme.js';
 import type { View, ViewContext } from '../shell/ViewContext.js';
-import { type MeasuredPoint, pointsFromEvents, type TestbedEventData } from './testbedEvents.js';
+import { classPoints, type MeasuredPoint } from './testbedEvents.js';
 import './testbed.css';
-
-const CLASS_COLORS = ['--high', '--low', '--class-2', '--class-3'];
 
 /** The testbed view: starts a run on the server, draws each measured point as it streams in. */
 export const testbedView: View = {
@@ -77,9 +77,10 @@ function mountTestbed(root: HTMLElement, context: ViewContext): void {
   kind.addEventListener('change', () => url.set({ 'tb.kind': kind.value }));
   transport.addEventListener('change', () => url.set({ 'tb.transport': transport.value }));
 
-  let events: TestbedEventData[] = [];
+  // The current run's measured points: cleared when a run starts, drawn again when one arrives
+  // (progress events, several a second, touch only the bar and the status line).
+  let points: MeasuredPoint[] = [];
   const redraw = () => {
-    const points = pointsFromEvents(events);
     drawChart(svg, legend, points);
     rows.replaceChildren(
       ...points.map((p) => {
@@ -105,11 +106,11 @@ function mountTestbed(root: HTMLElement, context: ViewContext): void {
 
   const source = new EventSource('api/testbed/events');
   const onEvent = (message: MessageEvent<string>) => {
-    const event = JSON.parse(message.data) as TestbedEventData;
-    if (event.kind === 'started') events = [];
-    events.push(event);
+    const event = JSON.parse(message.data) as TestbedEvent;
     switch (event.kind) {
       case 'started':
+        points = [];
+        redraw();
         status.textContent = `running ${event.request.kind === 'fig5' ? 'fig5 --quick' : 'testbed run'}…`;
         progress.value = 0;
         start.disabled = true;
@@ -118,6 +119,10 @@ function mountTestbed(root: HTMLElement, context: ViewContext): void {
       case 'progress':
         progress.value = event.fraction;
         status.textContent = `${Math.round(100 * event.fraction)} % · ${event.label}`;
+        break;
+      case 'point':
+        points = [...points, ...classPoints(event)];
+        redraw();
         break;
       case 'done':
       case 'stopped':
@@ -130,10 +135,7 @@ function mountTestbed(root: HTMLElement, context: ViewContext): void {
             : `${event.kind} after ${event.seconds.toFixed(1)} s`;
         if (event.kind === 'done') progress.value = 1;
         break;
-      default:
-        break;
     }
-    redraw();
   };
   for (const name of ['started', 'progress', 'point', 'done', 'stopped', 'error']) {
     source.addEventListener(name, onEvent as EventListener);
@@ -197,8 +199,11 @@ function drawChart(
   );
   const classes = [...new Set(points.map((p) => p.className))];
   const keys = [...new Set(points.map((p) => p.k))];
-  const color = (name: string) =>
-    cssColor(CLASS_COLORS[classes.indexOf(name) % CLASS_COLORS.length] as string);
+  // Read once per draw: every mark of a class takes the same colour.
+  const colors = new Map(
+    classes.map((name, i) => [name, cssColor(classColorVariable(i, classes.length))]),
+  );
+  const color = (name: string) => colors.get(name) as string;
   const offset = (p: MeasuredPoint) => (keys.indexOf(p.k) - (keys.length - 1) / 2) * 8;
   // The prediction as a line per class and retry configuration (solid DiffTry, dashed uniform).
   const series = classes.flatMap((name) =>

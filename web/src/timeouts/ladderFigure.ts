@@ -148,30 +148,28 @@ export function ladderFigure(parent: HTMLElement, options: LadderFigureOptions):
   const dots = treePane.append('g');
   const rules = inner.append('g').attr('class', 'timeouts-rules');
 
-  const handle = inner.append('g');
-  handle
-    .append('rect')
-    .attr('class', 'timeouts-overlay')
-    .attr('x', -12)
-    .attr('width', 24)
-    .attr('height', 36);
-  handle.append('line').attr('class', 'timeouts-handle-line').attr('y1', 4).attr('y2', 36);
-  handle.append('path').attr('class', 'timeouts-handle-grip').attr('d', 'M-9,12H9L0,30Z');
-  handle
-    .append('text')
-    .attr('class', 'timeouts-handle-label')
-    .attr('x', 12)
-    .attr('y', 22)
-    .text('t_z');
-  const keyboard = timeoutHandle(handle.node() as SVGGElement, {
+  const handle = timeoutHandle(inner, {
     testId: 'tz-handle',
     label: 't_z, the ceiling of the ladder',
-    container: inner.node() as SVGGElement,
     x: () => x,
     range: options.range,
     value: options.tz,
     onMove: options.onTzMove,
   });
+  handle.group
+    .append('rect')
+    .attr('class', 'timeouts-overlay')
+    .attr('x', -12)
+    .attr('width', 24)
+    .attr('height', 36);
+  handle.group.append('line').attr('class', 'timeouts-handle-line').attr('y1', 4).attr('y2', 36);
+  handle.group.append('path').attr('class', 'timeouts-handle-grip').attr('d', 'M-9,12H9L0,30Z');
+  handle.group
+    .append('text')
+    .attr('class', 'timeouts-handle-label')
+    .attr('x', 12)
+    .attr('y', 22)
+    .text('t_z');
 
   const legend = document.createElement('div');
   parent.append(legend);
@@ -243,8 +241,7 @@ export function ladderFigure(parent: HTMLElement, options: LadderFigureOptions):
       );
     },
     drawLadder(result) {
-      handle.attr('transform', `translate(${x(result.tz)},0)`);
-      keyboard.refresh();
+      handle.place(result.tz);
       single.attr('cx', x(result.single.timeout)).attr('cy', latencyY(result.single.E));
       singleText = `best single timeout ${secondsText(result.single.timeout)}\nE = ${secondsText(result.single.E)}`;
       const ladder = result.sequence.map((t, n) => ({ t, E: result.E[n] as number, n }));

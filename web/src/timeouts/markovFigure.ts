@@ -91,28 +91,26 @@ export function markovFigure(parent: HTMLElement, options: MarkovFigureOptions):
     })
     .on('pointerleave', hide);
 
-  const handle = strip.append('g');
-  handle.append('line').attr('class', 'timeouts-handle-line').attr('y2', STRIP.height);
-  handle
-    .append('circle')
-    .attr('class', 'timeouts-handle-grip')
-    .attr('cy', STRIP.height)
-    .attr('r', 8);
-  handle
-    .append('text')
-    .attr('class', 'timeouts-handle-label')
-    .attr('y', -3)
-    .attr('text-anchor', 'middle')
-    .text('t');
-  const keyboard = timeoutHandle(handle.node() as SVGGElement, {
+  const handle = timeoutHandle(strip, {
     testId: 'markov-t-handle',
     label: 't, the timeout of the attempt',
-    container: strip.node() as SVGGElement,
     x: () => x,
     range: options.range,
     value: options.value,
     onMove: options.onMove,
   });
+  handle.group.append('line').attr('class', 'timeouts-handle-line').attr('y2', STRIP.height);
+  handle.group
+    .append('circle')
+    .attr('class', 'timeouts-handle-grip')
+    .attr('cy', STRIP.height)
+    .attr('r', 8);
+  handle.group
+    .append('text')
+    .attr('class', 'timeouts-handle-label')
+    .attr('y', -3)
+    .attr('text-anchor', 'middle')
+    .text('t');
 
   const chain = svg.append('g');
   /** The timeout probability shown now (the edges' tooltips read it). */
@@ -206,8 +204,7 @@ export function markovFigure(parent: HTMLElement, options: MarkovFigureOptions):
       axis.call(axisBottom(x).ticks(10));
     },
     drawAttempt(tS, attempt) {
-      handle.attr('transform', `translate(${x(tS)},0)`);
-      keyboard.refresh();
+      handle.place(tS);
       const success = 1 - attempt.b;
       loop.attr('stroke-width', 1.5 + 6 * attempt.b);
       transition.attr('stroke-width', 1.5 + 6 * success);

@@ -60,11 +60,19 @@ export const timeoutsView: View = {
 function mountTimeouts(root: HTMLElement, context: ViewContext): void {
   let settings: TimeoutsSettings = readTimeoutsSettings(context.url);
   let urlWrite: ReturnType<typeof setTimeout> | undefined;
-  const update = (change: Partial<TimeoutsSettings>) => {
-    settings = { ...settings, ...change };
+  /** Keeps one setting; the URL is written once the changes pause. */
+  const update = <Key extends keyof TimeoutsSettings>(key: Key, value: TimeoutsSettings[Key]) => {
+    settings = { ...settings, [key]: value };
     clearTimeout(urlWrite);
     urlWrite = setTimeout(() => context.url.set(timeoutsUrlValues(settings)), URL_WRITE_DELAY_MS);
   };
+  /** A control's handler: keeps the setting `key`, then redraws what depends on it. */
+  const onChange =
+    <Key extends keyof TimeoutsSettings>(key: Key, redraw: () => void) =>
+    (value: TimeoutsSettings[Key]) => {
+      update(key, value);
+      redraw();
+    };
 
   let shown = lawShown(parametricLatency(settings.law));
   let cost: AttemptCost = linearCost({ c1: settings.costSlope });
@@ -102,7 +110,7 @@ function mountTimeouts(root: HTMLElement, context: ViewContext): void {
     lawControls({
       initial: settings.law,
       onLaw: (next, lawSettings) => {
-        if (lawSettings !== undefined) update({ law: lawSettings });
+        if (lawSettings !== undefined) update('law', lawSettings);
         shown = lawShown(next);
         drawCurves();
       },
@@ -113,10 +121,7 @@ function mountTimeouts(root: HTMLElement, context: ViewContext): void {
   const markov = markovFigure(markovPanel, {
     range: () => shown.range,
     value: markovT,
-    onMove: (tS) => {
-      update({ markovTS: tS });
-      drawAttempt();
-    },
+    onMove: onChange('markovTS', drawAttempt),
   });
 
   const sequenceText = readout('sequence');
@@ -133,20 +138,14 @@ function mountTimeouts(root: HTMLElement, context: ViewContext): void {
     label: 'depth (timeouts)',
     ...SETTING_RANGES.depth,
     value: settings.depth,
-    onInput: (depth) => {
-      update({ depth });
-      drawCurves();
-    },
+    onInput: onChange('depth', drawCurves),
   });
   const costSlider = rangeSlider({
     testId: 'cost',
     label: 'cost c (g = c·t)',
     ...SETTING_RANGES.costSlope,
     value: settings.costSlope,
-    onInput: (costSlope) => {
-      update({ costSlope });
-      drawCurves();
-    },
+    onInput: onChange('costSlope', drawCurves),
   });
   const sliders = document.createElement('div');
   sliders.className = 'controls';
@@ -169,10 +168,7 @@ function mountTimeouts(root: HTMLElement, context: ViewContext): void {
   const ladder = ladderFigure(ladderPanel, {
     range: () => shown.range,
     tz,
-    onTzMove: (tzS) => {
-      update({ tzS });
-      solve();
-    },
+    onTzMove: onChange('tzS', solve),
   });
 
   const timeFractionText = readout('trace-time-fraction');
@@ -186,20 +182,14 @@ function mountTimeouts(root: HTMLElement, context: ViewContext): void {
       text: TIMEOUT_SCENARIO_LABELS[value],
     })),
     value: settings.scenario,
-    onPick: (scenario) => {
-      update({ scenario });
-      drawTrace();
-    },
+    onPick: onChange('scenario', drawTrace),
   });
   const strategyPicker = picker<TimeoutEvalStrategy>({
     testId: 'strategy-picker',
     label: 'Strategy',
     options: TIMEOUT_EVAL_STRATEGIES.map((value) => ({ value, text: value })),
     value: settings.strategy,
-    onPick: (strategy) => {
-      update({ strategy });
-      drawTrace();
-    },
+    onPick: onChange('strategy', drawTrace),
   });
   const pickers = document.createElement('div');
   pickers.className = 'row';
