@@ -23,7 +23,7 @@ const integration = {
     ...files('test/cli', 'meshEnvoy', 'meshGatewayApi', 'meshIstio', 'meshK8s', 'meshLinkerd'),
     ...files('test/cli', 'optionChecks', 'outputErrors', 'outputPaths', 'simulateNetwork', 'xds'),
     ...files('test/cli', 'simulateSchedule', 'strategyLimits', 'testbedCommand', 'timeoutsEval'),
-    ...files('test/cli', 'ui'),
+    ...files('test/cli', 'oneLineErrors', 'ui'),
     ...files('test/cli', 'timeoutsFit', 'tune', 'undefinedCells', 'verifyUniqueness', 'version'),
     ...files('test/mesh', 'edgeHardening', 'edgePathBypass', 'pipelinedRequests'),
     ...files('test/mesh', 'requestEdgeCases', 'sidecar', 'slowPeers'),

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { oneLine } from '../core/printable.js';
 import { isSpecError } from '../spec/SpecError.js';
 import { registerAnalyzeCommand } from './analyzeCommand.js';
 import type { CommandOutput, Emit } from './CommandOutput.js';
@@ -54,7 +55,8 @@ function program(): Command {
     .exitOverride();
   cli.configureOutput({
     writeErr: (text) => process.stderr.write(text),
-    outputError: (text, write) => write(`difftry: ${text.replace(/^error: /, '').trim()}\n`),
+    outputError: (text, write) =>
+      write(`difftry: ${oneLine(text.replace(/^error: /, '').trim())}\n`),
   });
   for (const register of COMMANDS) register(cli, emit);
   return cli;
@@ -88,7 +90,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       return error.exitCode === 0 ? 0 : EXIT_BAD_INPUT;
     }
     if (isSpecError(error) || isUsageError(error) || error instanceof RangeError) {
-      process.stderr.write(`difftry: ${error.message}\n`);
+      // One line, whatever a name inside the message holds (a file name, a service name).
+      process.stderr.write(`difftry: ${oneLine(error.message)}\n`);
       return EXIT_BAD_INPUT;
     }
     process.stderr.write(

@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
 import { empiricalLatency } from '../model/timeouts/empiricalLatency.js';
 import { linearCost } from '../model/timeouts/linearCost.js';
 import { optimizeTimeouts } from '../model/timeouts/optimizeTimeouts.js';
 import { significant } from '../report/numberFormat.js';
 import { parseLatencySamples } from '../spec/parseLatencySamples.js';
+import { readInputFile } from '../spec/readInputFile.js';
 import type { CommandOutput, Emit } from './CommandOutput.js';
 import { integerIn, nonNegativeNumber, positiveNumber } from './input.js';
 import { formatTable } from './table.js';
@@ -36,12 +36,11 @@ export const TIMEOUTS_FIT_DEFAULTS = { depth: 4, cost: 0 } as const;
 export async function timeoutsFitCommand(options: TimeoutsFitOptions): Promise<CommandOutput> {
   let text: string;
   try {
-    text = await readFile(options.file, 'utf8');
+    text = await readInputFile(options.file);
   } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    const reason =
-      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : String(error);
-    throw new UsageError(`${options.file}: cannot read the file: ${reason}`, { cause: error });
+    throw new UsageError(`${options.file}: cannot read the file: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   const samples = parseLatencySamples(text, options.file);
   const c1 = options.cost ?? TIMEOUTS_FIT_DEFAULTS.cost;

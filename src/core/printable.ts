@@ -58,8 +58,23 @@ export function printable(text: string, options: Readonly<PrintableOptions> = {}
     if (cut > 0 && last >= 0xd800 && last <= 0xdbff) cut -= 1;
   }
   const kept = cut < text.length ? text.slice(0, cut) : text;
-  const escaped = kept.replace(/\\/g, '\\\\').replace(UNSAFE, escapeOne);
+  const escaped = oneLine(kept.replace(/\\/g, '\\\\'));
   return cut < text.length ? `${escaped}…(+${text.length - cut} chars)` : escaped;
+}
+
+/**
+ * The last guard of a line that difftry wrote itself (an error message with names in it): every
+ * character that {@link printable} escapes is escaped the same way, but backslashes stay as they
+ * are and nothing is cut, so a message stays readable while no name inside it can break the line
+ * or drive the terminal. Strings from outside go through {@link printable} where they are quoted;
+ * this is for the boundary where a whole message is written (the CLI's stderr).
+ * @example
+ * ```ts
+ * oneLine('services "a\nb": no capacity'); // 'services "a\\nb": no capacity'
+ * ```
+ */
+export function oneLine(text: string): string {
+  return text.replace(UNSAFE, escapeOne);
 }
 
 function escapeOne(char: string): string {

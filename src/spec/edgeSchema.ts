@@ -10,6 +10,18 @@ import { described } from './fieldMeta.js';
 export const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 export const headerName = () => described(z.string().regex(TOKEN), 'an HTTP header name');
+
+/**
+ * A class's name where it is declared (network files and sidecar configs alike): an HTTP token,
+ * so that every carrier of the class can hold it as it is — an HTTP header value, a gRPC
+ * metadata value, an Envoy, Istio, Linkerd or Gateway API header match — and no generator has a
+ * rule of its own. One message everywhere.
+ */
+export const className = () =>
+  described(
+    z.string().regex(TOKEN),
+    "a class name: an HTTP token (letters, digits and !#$%&'*+-.^_`|~), which every HTTP header and gRPC metadata value can carry",
+  );
 export const classRef = () => described(z.string(), 'a class name');
 export const envName = () =>
   described(

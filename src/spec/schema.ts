@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { BackoffDescription } from '../model/backoff/BackoffDescription.js';
 import { MODEL_NAMES } from '../model/phi/Phi.js';
 import { reportIssue } from './customIssue.js';
-import { edgeSchema } from './edgeSchema.js';
+import { className, edgeSchema } from './edgeSchema.js';
 import { described } from './fieldMeta.js';
 import { formatValue } from './formatValue.js';
 import { checkNetworkRules } from './networkRules.js';
@@ -153,7 +153,7 @@ export const branchSchema = strictObject(
 /** A priority class: its retry limit k and, for the simulator and the runtime, its retry delay. */
 export const classSchema = strictObject(
   {
-    name: nonEmptyName(),
+    name: className(),
     retries: retryLimit(),
     backoff: backoffSchema.optional(),
     timeoutMs: described(z.number().positive(), 'a positive number', 'ms per attempt').optional(),

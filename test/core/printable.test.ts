@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PRINTABLE_MAX_CHARS, printable } from '../../src/core/printable.js';
+import { oneLine, PRINTABLE_MAX_CHARS, printable } from '../../src/core/printable.js';
 
 describe('printable', () => {
   it('keeps printable text, non-ASCII letters included', () => {
@@ -41,5 +41,15 @@ describe('printable', () => {
   it('refuses a negative or NaN maxChars', () => {
     expect(() => printable('a', { maxChars: -1 })).toThrow(/maxChars should be a number ≥ 0, got -1/);
     expect(() => printable('a', { maxChars: Number.NaN })).toThrow(RangeError);
+  });
+});
+
+describe('oneLine', () => {
+  it('escapes what printable escapes, keeps backslashes and cuts nothing', () => {
+    expect(oneLine('services "a\nb" and "c\u001b[2J": a raw `\\` is refused')).toBe(
+      'services "a\\nb" and "c\\x1b[2J": a raw `\\` is refused',
+    );
+    const long = 'y'.repeat(5000);
+    expect(oneLine(long)).toBe(long);
   });
 });

@@ -18,6 +18,12 @@ import {
 const positive = (max = 1e6) => fc.double({ min: 0, minExcluded: true, max, noNaN: true });
 const nonNegative = (max = 1e6) => fc.double({ min: 0, max, noNaN: true });
 const name = fc.string({ minLength: 1, maxLength: 8 });
+/** A class name is an HTTP token (RFC 9110 §5.6.2), any of its characters. */
+const tokenName = fc.string({
+  unit: fc.constantFrom(...`!#$%&'*+-.^_\`|~0123456789ABCXYZabcxyz`),
+  minLength: 1,
+  maxLength: 8,
+});
 
 const backoff: fc.Arbitrary<BackoffSpec> = fc.oneof(
   fc.record({ kind: fc.constant('constant' as const), delayMs: nonNegative() }),
@@ -146,7 +152,7 @@ function serviceOf(
 
 const network: fc.Arbitrary<NetworkSpec> = fc
   .tuple(
-    fc.uniqueArray(name, { minLength: 1, maxLength: 3 }),
+    fc.uniqueArray(tokenName, { minLength: 1, maxLength: 3 }),
     fc.uniqueArray(name, { minLength: 1, maxLength: 4 }),
     fc.constantFrom('routes' as const, 'calls' as const),
   )
