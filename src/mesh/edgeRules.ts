@@ -20,7 +20,8 @@ export interface EdgeRequest {
 export interface EdgeRule {
   /**
    * A path prefix, matched on segment boundaries: `/reserve` matches `/reserve/1`, not `/reserved`.
-   * Normalised as request paths are (`/%7Euser` is `/~user`), so a rule and a request agree.
+   * Normalised as request paths are (`/%7Euser` is `/~user`, `/café` is `/caf%C3%A9`), so a rule
+   * and a request agree.
    */
   readonly path?: string;
   /** An HTTP method, case-insensitive. */
@@ -65,20 +66,50 @@ export function edgeClassifier(
     };
   });
   const classes = rules.map((rule) => rule.class);
-  return (request) => {
+  const classify = (request: EdgeRequest): string | undefined => {
     for (let i = 0; i < compiled.length; i++) {
       if ((compiled[i] as (r: EdgeRequest) => boolean)(request)) return classes[i];
     }
     return fallback;
   };
+  if (rules.every((rule) => rule.path === undefined)) pathFree.add(classify);
+  return classify;
+}
+
+/** The classifiers {@link edgeClassifier} compiled from rules none of which has a `path`. */
+const pathFree = new WeakSet<(request: EdgeRequest) => string | undefined>();
+
+/**
+ * Whether an edge classifier may decide on the request's path: false only for one
+ * {@link edgeClassifier} compiled from rules without a `path` (headers and methods alone); true
+ * for any other function, which may read anything. Where it is false the listener lets path
+ * look-alikes of ASCII (`／`, `∕`) pass as received: no class depends on them.
+ * @example
+ * ```ts
+ * classifierReadsPath(edgeClassifier([{ header: 'x-api-key', class: 'high' }])); // false
+ * classifierReadsPath(edgeClassifier([{ path: '/premium', class: 'high' }])); // true
+ * ```
+ */
+export function classifierReadsPath(classify: (request: EdgeRequest) => string | undefined): boolean {
+  return !pathFree.has(classify);
 }
 
 /**
- * A rule's path in the form requests are matched in; one the normaliser refuses (`/a%2Fb`) is kept
- * as written, since no request carrying it gets past the listener anyway.
+ * A rule's path in the form requests are matched in: non-ASCII text as its UTF-8 escapes (`/café`
+ * is `/caf%C3%A9`, as a request for it arrives), then normalised. One the normaliser refuses
+ * (`/a%2Fb`) is kept as written, since no request carrying it gets past the listener anyway.
  */
 function canonicalPrefix(path: string): string {
-  const normalized = normalizeRequestPath(path);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: every character outside ASCII
+  const escaped = path.replace(/[^\u0000-\u007f]+/gu, (text) => {
+    try {
+      return encodeURIComponent(text);
+    } catch {
+      // A lone surrogate has no UTF-8: leave it, and the normaliser refuses the rule's path.
+      return text;
+    }
+  });
+  const normalized = normalizeRequestPath(escaped);
   return normalized.ok ? normalized.path : path;
 }
 

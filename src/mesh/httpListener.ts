@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { authorityRefusal, hostRefusal } from '../policy/request/hostRefusal.js';
+import { absoluteFormAuthority } from '../policy/request/normalizePath.js';
 import type { ListenAddress, SidecarLimits } from '../spec/sidecarSchema.js';
 import { type RequestHead, type SidecarHeaderNames, splitRequestHead } from './requestHead.js';
 import { sendPlain } from './responseRelay.js';
@@ -50,8 +52,9 @@ function checkingIntervalMs(headersTimeoutMs: number): number {
 /**
  * Starts a `node:http` server for one of the sidecar's listeners, with the limits every listener
  * shares: header bytes (`maxHeaderSize`, 431 from the HTTP parser), header lines (431) and a
- * declared body length (413) are checked before the handler runs; a malformed request gets 400
- * without disturbing anything else. A request whose headers take longer than
+ * declared body length (413) are checked before the handler runs, and so is `Host` (400 for two
+ * lines or one that is not `host[:port]`, RFC 9112 §3.2); a malformed request gets 400 without
+ * disturbing anything else. A request whose headers take longer than
  * `limits.headersTimeoutMs`, or whose headers and body take longer than `limits.requestTimeoutMs`,
  * gets 408 (or, once a response has started, a closed connection). It keeps the set of requests in flight for graceful shutdown.
  * @throws the listen error (`EADDRINUSE`, `EACCES`, …).
@@ -125,6 +128,17 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       sendPlain(res, 413, `difftry: request body over ${limits.maxBodyBytes} bytes`, {
         connection: 'close',
       });
+      return;
+    }
+    // RFC 9112 §3.2: two Host lines, or one that is not host[:port], get 400 at every listener,
+    // before any rule, route or admission place reads a host another reader may not see; so does
+    // an absolute-form target's authority, which replaces Host (§3.2.2).
+    const authority = absoluteFormAuthority(req.url ?? '/');
+    const badHost =
+      hostRefusal(head.hostLines, head.host) ??
+      (authority ? authorityRefusal(authority) : undefined);
+    if (badHost !== undefined) {
+      sendPlain(res, 400, `difftry: request refused: ${badHost}`, { connection: 'close' });
       return;
     }
     try {

@@ -4,6 +4,7 @@ import { type Dispatcher, Pool } from 'undici';
 import type { Clock } from '../policy/Clock.js';
 import type { ClassTable } from '../policy/classes/ClassTable.js';
 import {
+  nfkcReading,
   normalizeRequestPath,
   originForm,
   stripPathParameters,
@@ -17,7 +18,7 @@ import {
   type SidecarLimits,
 } from '../spec/sidecarSchema.js';
 import { AdmissionGate } from './AdmissionGate.js';
-import type { EdgeRequest } from './edgeRules.js';
+import { classifierReadsPath, type EdgeRequest } from './edgeRules.js';
 import type { RequestHandler } from './httpListener.js';
 import { BodyTooLargeError, dispatchBody, type PreparedBody, readBody } from './requestBody.js';
 import { isChunkedAlone } from './requestHead.js';
@@ -33,8 +34,11 @@ export interface InboundOptions {
   /** The class header, lower case. */
   readonly classHeader: string;
   readonly classes: ClassTable;
-  /** The edge rules, compiled (undefined: not at the edge). */
-  readonly edge?: (request: EdgeRequest) => string | undefined;
+  /**
+   * The edge rules, compiled (undefined: not at the edge). Path look-alikes of ASCII are refused
+   * unless it is an `edgeClassifier` whose rules have no `path` (`classifierReadsPath`).
+   */
+  readonly edge?: EdgeClassify;
   /** The trusted peer a request's identity header proves, if any (undefined: trust nobody). */
   readonly peer?: (value: string | undefined) => string | undefined;
   readonly clock: Clock;
@@ -42,6 +46,9 @@ export interface InboundOptions {
   /** Answers `/metrics` and `/healthz` (an inbound-only sidecar); false otherwise. */
   readonly serveAdmin?: (req: IncomingMessage, res: ServerResponse, target?: string) => boolean;
 }
+
+/** A compiled edge classifier: the class the rules give a request, undefined for none. */
+type EdgeClassify = (request: EdgeRequest) => string | undefined;
 
 /** Admission and classification in front of the local application. */
 export interface Inbound {
@@ -104,10 +111,12 @@ export function createInbound(options: InboundOptions): Inbound {
   const bodyLimits = { replayBytes: limits.replayBodyBytes, maxBytes: limits.maxBodyBytes };
   const uploadsFullText = `difftry: ${options.service} is receiving ${uploads} request bodies already`;
   const describe = (error: Error) => `difftry: application of ${options.service}: ${error.message}`;
+  // Look-alikes of ASCII in a path (`／`, `∕`) matter only where a class can depend on the path.
+  const pathDecides = edge !== undefined && classifierReadsPath(edge);
 
   /** The class the edge rules give a request (on its normalised path). */
   const edgeClass = (
-    rules: (request: EdgeRequest) => string | undefined,
+    rules: EdgeClassify,
     req: IncomingMessage,
     path: string,
   ): string =>
@@ -138,7 +147,7 @@ export function createInbound(options: InboundOptions): Inbound {
       // At the edge the path decides the class: decide on the canonical path and send the
       // application exactly that, so it cannot resolve the target to another resource. The
       // sidecar's own endpoints are matched on it too (`/x/../metrics` is `/metrics`).
-      const normalized = normalizeRequestPath(received);
+      const normalized = normalizeRequestPath(received, { refuseLookAlikes: pathDecides });
       if (!normalized.ok) {
         sendPlain(res, 400, `difftry: request target refused: ${normalized.reason}`);
         return;
@@ -180,6 +189,20 @@ export function createInbound(options: InboundOptions): Inbound {
           res,
           400,
           `difftry: request target refused: path parameters (";") that change its class (${JSON.stringify(path)} and ${JSON.stringify(withoutParameters)} are classed apart)`,
+        );
+        return;
+      }
+    }
+    if (!fromPeer && edge !== undefined && pathDecides) {
+      // An application that applies NFKC to its decoded path reads `cafe%CC%81` (e + U+0301) as
+      // `café`: only a rule with non-ASCII text can class the two readings apart, and then the
+      // request is refused, as for path parameters.
+      const reading = nfkcReading(path);
+      if (reading !== undefined && edgeClass(edge, req, reading) !== className) {
+        sendPlain(
+          res,
+          400,
+          `difftry: request target refused: a path whose NFKC reading is classed apart (${JSON.stringify(path)} and ${JSON.stringify(reading)})`,
         );
         return;
       }

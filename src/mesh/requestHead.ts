@@ -36,7 +36,13 @@ export interface RequestHead {
   readonly headers: Record<string, string | string[]>;
   /** Header lines received. */
   readonly count: number;
+  /** The first `Host` line's value, undefined without one. */
   readonly host: string | undefined;
+  /**
+   * How many `Host` lines the request has: more than one is refused (RFC 9112 §3.2; see
+   * `hostRefusal`), since `node:http` keeps the first and another reader may keep the last.
+   */
+  readonly hostLines: number;
   readonly classValue: string | undefined;
   readonly deadlineValue: string | undefined;
   readonly peerValue: string | undefined;
@@ -58,6 +64,7 @@ export function splitRequestHead(
 ): RequestHead {
   const headers: Record<string, string | string[]> = {};
   let host: string | undefined;
+  let hostLines = 0;
   let classValue: string | undefined;
   let deadlineValue: string | undefined;
   let peerValue: string | undefined;
@@ -71,7 +78,10 @@ export function splitRequestHead(
     else if (name === names.deadlineHeader) deadlineValue ??= value;
     else if (name === names.peerHeader) peerValue ??= value;
     else if (HOP_BY_HOP.has(name)) {
-      if (name === 'host') host ??= value;
+      if (name === 'host') {
+        host ??= value;
+        hostLines += 1;
+      }
       else if (name === 'transfer-encoding') chunked = true;
       else if (name === 'connection') connection = connection ? `${connection},${value}` : value;
     } else {
@@ -92,6 +102,7 @@ export function splitRequestHead(
     headers,
     count: rawHeaders.length >> 1,
     host,
+    hostLines,
     classValue,
     deadlineValue,
     peerValue,

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { classHeaderVariant } from '../policy/request/classHeaderVariant.js';
+import { hostFieldRefusal } from '../policy/request/hostRefusal.js';
 import { normalizeRequestPath } from '../policy/request/normalizePath.js';
 import type { RetryPolicy } from '../policy/retry/RetryPolicy.js';
 import { runWithContext } from './context.js';
@@ -51,12 +52,22 @@ export interface RequestContextOptions<Req extends IncomingMessage = IncomingMes
    * Edge mode only: whether `req.url` is made canonical before `edge(req)` and the handler read
    * it (dot segments removed, unreserved escapes decoded, repeated slashes merged; see
    * `normalizeRequestPath`), and a target two readers could resolve apart (`%2F`, `%5C`,
-   * `%252e`, `..;`) answered with 400 before the handler runs. Default true: a route the edge
+   * `%252e`, `..;`, escapes that are not UTF-8 such as the overlong `%C0%AF`, look-alikes such
+   * as `%EF%BC%8F` unless `refuseLookAlikes` is false) answered with 400 before the handler runs. Default true: a route the edge
    * classified must be the route the handler serves. Turn it off only when a router before this
    * one has already done the same.
    * @default true
    */
   readonly normalizeTarget?: boolean;
+  /**
+   * Edge mode, with `normalizeTarget`: whether a path holding a look-alike of ASCII once decoded
+   * (full-width `／` `．`, `∕` U+2215, `ｐ`: see `pathLookAlike`), which an application applying
+   * NFKC to its decoded path would read as `/`, `.` or `p`, is answered with 400. Default true,
+   * since `edge(req)` may read the path; turn it off when it reads none (an API key, a tier).
+   * Escapes that are not UTF-8 (`%C0%AF`) get 400 either way.
+   * @default true
+   */
+  readonly refuseLookAlikes?: boolean;
 }
 
 /**
@@ -73,7 +84,8 @@ export interface RequestContextOptions<Req extends IncomingMessage = IncomingMes
  *   from `edge(req)` alone, and an unknown answer gives the default class, never a higher one.
  *   `trustHeader` may still let chosen callers through (a function of the request). The target
  *   is normalised first (`normalizeTarget`), so `/premium/../admin` is classified, and served, as
- *   `/admin`.
+ *   `/admin`; a request with two `Host` lines, or a `Host` that is not `host[:port]`, gets 400
+ *   (RFC 9112 §3.2), as at the sidecar's listeners.
  *
  * In both modes the header's look-alikes (`x_priority`, `X_PRIORITY` for `x-priority`: any case,
  * `_` for `-`), which CGI-style frameworks read as the class header, are removed before the
@@ -117,17 +129,21 @@ export function withRequestContext<Req extends IncomingMessage, Res extends Serv
   const deadlineHeader = options.deadlineHeader?.toLowerCase();
   // The deadline is on the policy's clock, the one `retry()` compares it with.
   const clock = policy.clock ?? Date.now;
+  const normalizeOptions = { refuseLookAlikes: options.refuseLookAlikes !== false };
   return (req, res) => {
+    if (edge !== undefined) {
+      // RFC 9112 §3.2, as the sidecar's listeners do: two Host lines, or one that is not
+      // host[:port], before anything reads a host another reader may not see.
+      const badHost = hostFieldRefusal(req.rawHeaders);
+      if (badHost !== undefined) {
+        refuse(res, `difftry: request refused: ${badHost}`);
+        return undefined;
+      }
+    }
     if (normalizeTarget) {
-      const normalized = normalizeRequestPath(req.url ?? '/');
+      const normalized = normalizeRequestPath(req.url ?? '/', normalizeOptions);
       if (!normalized.ok) {
-        const body = `difftry: request target refused: ${normalized.reason}\n`;
-        res.writeHead(400, {
-          'content-type': 'text/plain; charset=utf-8',
-          'content-length': Buffer.byteLength(body),
-          connection: 'close',
-        });
-        res.end(body);
+        refuse(res, `difftry: request target refused: ${normalized.reason}`);
         return undefined;
       }
       req.url = normalized.path + normalized.query;
@@ -148,6 +164,17 @@ export function withRequestContext<Req extends IncomingMessage, Res extends Serv
       () => handler(req, res),
     );
   };
+}
+
+/** Answers 400 with `text` and closes the connection: the request is never handled. */
+function refuse(res: ServerResponse, text: string): void {
+  const body = `${text}\n`;
+  res.writeHead(400, {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+  });
+  res.end(body);
 }
 
 /** Removes every header whose lower-case name `matches` from a request (and its raw headers). */

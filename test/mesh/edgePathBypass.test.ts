@@ -231,3 +231,96 @@ describe('the sidecar’s own endpoints at the edge', { timeout: TEST_TIMEOUT_MS
     });
   });
 });
+
+// Non-ASCII tricks. Overlong UTF-8 (`%C0%AF` for "/", `%C0%AE` and `%E0%80%AE` for ".") is not
+// UTF-8 at all (RFC 3629 §3), yet lenient decoders read it as the ASCII it spells; full-width and
+// mathematical look-alikes (U+FF0E "．", U+FF0F "／", U+2215 "∕") become "." and "/" to an
+// application that applies NFKC (or a best-fit code page) to its decoded path. Either way the
+// application would serve /admin while the rule saw /premium/….
+describe('edge path rules: non-ASCII look-alikes and invalid UTF-8', {
+  timeout: TEST_TIMEOUT_MS,
+}, () => {
+  it.each([
+    ['/premium/..%C0%AFadmin', 'UTF-8'],
+    ['/premium/%C0%AE%C0%AE/admin', 'UTF-8'],
+    ['/premium/%E0%80%AE%E0%80%AE/admin', 'UTF-8'],
+    ['/premium/%ED%A0%80/x', 'UTF-8'],
+    ['/premium/%F4%90%80%80/x', 'UTF-8'],
+    ['/premium/%E2%88', 'UTF-8'],
+    ['/premium/%EF%BC%8E%EF%BC%8E%EF%BC%8Fadmin', 'look-alike'],
+    ['/premium/..%E2%88%95admin', 'look-alike'],
+    ['/premium/%EF%BC%8E%EF%BC%8E/admin', 'look-alike'],
+    ['/premium/%E2%80%A5/admin', 'look-alike'],
+    ['/premium/..%EF%BC%BCadmin', 'look-alike'],
+  ])('answers 400 to GET %s (%s), and the application sees nothing', async (target, reason) => {
+    const seen: string[] = [];
+    const sidecar = await edgeSidecar([{ path: '/premium', class: 'high' }], 'low', seen);
+    const answer = await rawGet(sidecar.inboundUrl as string, target);
+    expect({ target, status: answer.status, seen }).toStrictEqual({
+      target,
+      status: 400,
+      seen: [],
+    });
+    expect(answer.body).toContain(reason);
+    expect(await served(sidecar.inboundUrl as string, '/premium/x')).toMatchObject({
+      path: '/premium/x',
+      className: 'high',
+    });
+  });
+
+  it.each([
+    ['/caf%C3%A9', 'low', '/caf%C3%A9'],
+    ['/caf%c3%a9/x', 'low', '/caf%C3%A9/x'],
+    ['/premium/caf%C3%A9', 'high', '/premium/caf%C3%A9'],
+    // Decomposed (e + U+0301): NFKC composes it to é, which changes no ASCII, so it passes.
+    ['/premium/cafe%CC%81', 'high', '/premium/cafe%CC%81'],
+    ['/premium/%E6%97%A5%E6%9C%AC', 'high', '/premium/%E6%97%A5%E6%9C%AC'],
+  ])('serves the valid non-ASCII GET %s as %s, path %s', async (target, className, path) => {
+    const sidecar = await edgeSidecar([{ path: '/premium', class: 'high' }], 'low');
+    const echo = await served(sidecar.inboundUrl as string, target);
+    expect({ target, className: echo.className, path: echo.path }).toStrictEqual({
+      target,
+      className,
+      path,
+    });
+  });
+
+  it('never sees raw UTF-8 bytes in a target: node:http answers 400 itself', async () => {
+    // Node 20's parser refuses bytes above 0x7F in the request line (insecureHTTPParser too),
+    // so a raw "/café" never reaches the normaliser; should a Node release let them through,
+    // this fails and the normaliser must take them as the bytes they are.
+    const seen: string[] = [];
+    const sidecar = await edgeSidecar([{ path: '/premium', class: 'high' }], 'low', seen);
+    const answer = await rawGet(sidecar.inboundUrl as string, '/café');
+    expect({ status: answer.status, seen }).toStrictEqual({ status: 400, seen: [] });
+  });
+
+  it('on a listener whose rules ignore the path, passes look-alikes but not invalid UTF-8', async () => {
+    const seen: string[] = [];
+    const app = await echoApp(seen);
+    const sidecar = await startInboundSidecar(app, {
+      edge: { rules: [{ header: 'x-api-key', value: 'k1', class: 'high' }], default: 'low' },
+    });
+    closers.push(() => sidecar.close({ graceMs: 0 }));
+    const url = sidecar.inboundUrl as string;
+    const lookAlike = '/premium/%EF%BC%8E%EF%BC%8E%EF%BC%8Fadmin';
+    expect(await served(url, lookAlike)).toMatchObject({ path: lookAlike, className: 'low' });
+    const overlong = await rawGet(url, '/premium/..%C0%AFadmin');
+    expect({ status: overlong.status, seen }).toStrictEqual({ status: 400, seen: [lookAlike] });
+  });
+
+  it('matches a rule written in non-ASCII text, and refuses a reading that NFKC classes apart', async () => {
+    const seen: string[] = [];
+    const sidecar = await edgeSidecar([{ path: '/café', class: 'low' }], 'high', seen);
+    const url = sidecar.inboundUrl as string;
+    expect(await served(url, '/caf%C3%A9/x')).toMatchObject({
+      path: '/caf%C3%A9/x',
+      className: 'low',
+    });
+    seen.length = 0;
+    // e + U+0301: not /café to the rule, but /café to an application that normalises.
+    const decomposed = await rawGet(url, '/cafe%CC%81/x');
+    expect({ status: decomposed.status, seen }).toStrictEqual({ status: 400, seen: [] });
+    expect(decomposed.body).toContain('NFKC');
+  });
+});

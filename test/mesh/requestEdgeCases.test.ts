@@ -117,6 +117,102 @@ describe('sidecar: transfer codings', { timeout: TEST_TIMEOUT_MS }, () => {
   });
 });
 
+// RFC 9112 §3.2: a server MUST answer 400 to a request with more than one Host line or an invalid
+// Host. node:http keeps the first of two (`req.headers.host`) and checks no value, so an edge rule,
+// a host route or the application could each read a different host.
+describe('sidecar: Host (RFC 9112 §3.2)', { timeout: TEST_TIMEOUT_MS }, () => {
+  const badHosts: readonly (readonly [label: string, lines: string])[] = [
+    ['two Host lines', 'Host: frontend\r\nHost: admin\r\n'],
+    ['two Host lines, one empty', 'Host: frontend\r\nhost:\r\n'],
+    ['a Host with "/"', 'Host: a/b\r\n'],
+    ['a Host with "@"', 'Host: user@frontend\r\n'],
+    ['a Host with "?"', 'Host: frontend?x\r\n'],
+    ['a Host with "#"', 'Host: frontend#x\r\n'],
+    ['a Host with "\\"', 'Host: a\\b\r\n'],
+    ['a Host with a space', 'Host: a b\r\n'],
+    ['a Host with a tab', 'Host: a\tb\r\n'],
+    ['a Host with a non-numeric port', 'Host: frontend:8o\r\n'],
+    ['a Host with a percent-escape', 'Host: a%2Fb\r\n'],
+  ];
+
+  /** Each listener of one sidecar (edge inbound, mesh inbound, outbound), before `origin`. */
+  async function listeners(origin: string): Promise<readonly (readonly [string, string])[]> {
+    const edge = await sidecar({
+      inbound: {
+        listen: '127.0.0.1:0',
+        app: origin,
+        capacity: 10,
+        edge: { rules: [{ path: '/premium', class: 'high' }], default: 'low' },
+      },
+    });
+    const mesh = await sidecar({
+      inbound: { listen: '127.0.0.1:0', app: origin, capacity: 10 },
+      outbound: { listen: '127.0.0.1:0', upstreams: [{ name: 'search', url: origin }] },
+    });
+    return [
+      ['edge inbound', edge.inboundUrl as string],
+      ['mesh inbound', mesh.inboundUrl as string],
+      ['outbound', mesh.outboundUrl as string],
+    ];
+  }
+
+  it.each(badHosts)('answers %s with 400 at every listener, forwarding nothing', async (label, lines) => {
+    const service = await app((_req, res) => reply(res, 200, 'ok'));
+    for (const [listener, url] of await listeners(service.origin)) {
+      const answer = await rawExchange(
+        url,
+        `GET /search/premium/x HTTP/1.1\r\n${lines}Connection: close\r\n\r\n`,
+      );
+      expect({ label, listener, status: statusOf(answer) }, answer).toStrictEqual({
+        label,
+        listener,
+        status: 400,
+      });
+    }
+    expect(service.requests).toHaveLength(0);
+  });
+
+  it.each([
+    'Host: frontend\r\n',
+    'Host: frontend:8080\r\n',
+    'Host: search\r\n',
+    'Host: 127.0.0.1:80\r\n',
+    'Host: [::1]:80\r\n',
+    'Host: my_service.internal\r\n',
+    'Host:\r\n',
+  ])('still serves %j at every listener', async (lines) => {
+    const service = await app((_req, res) => reply(res, 200, 'ok'));
+    for (const [listener, url] of await listeners(service.origin)) {
+      const answer = await rawExchange(
+        url,
+        `GET /search/premium/x HTTP/1.1\r\n${lines}Connection: close\r\n\r\n`,
+      );
+      expect({ listener, status: statusOf(answer) }, answer).toStrictEqual({
+        listener,
+        status: 200,
+      });
+    }
+  });
+
+  it.each(['http://a%2Fb/search/x', 'http://search:8o/search/x', 'http://a\\b/search/x'])(
+    'answers the absolute-form target %s (an invalid authority) with 400 at every listener',
+    async (target) => {
+      const service = await app((_req, res) => reply(res, 200, 'ok'));
+      for (const [listener, url] of await listeners(service.origin)) {
+        const answer = await rawExchange(
+          url,
+          `GET ${target} HTTP/1.1\r\nHost: frontend\r\nConnection: close\r\n\r\n`,
+        );
+        expect({ listener, status: statusOf(answer) }, answer).toStrictEqual({
+          listener,
+          status: 400,
+        });
+      }
+      expect(service.requests).toHaveLength(0);
+    },
+  );
+});
+
 /** The value of the series named `name` whose labels include every one of `labels`. */
 async function metricValue(
   handle: SidecarHandle,

@@ -49,12 +49,23 @@ describe('splitRequestHead', () => {
       headers: { cookie: ['a=1', 'b=2'], 'content-type': 'text/plain' },
       count: 15,
       host: 'search:80',
+      hostLines: 1,
       classValue: 'high',
       deadlineValue: '250',
       peerValue: 'a;t',
       contentLength: Number.NaN,
       chunked: true,
     });
+  });
+
+  it('counts Host lines and keeps the first value', () => {
+    const head = splitRequestHead(['Host', 'a', 'host', 'b', 'HOST', ''], names);
+    expect({ host: head.host, hostLines: head.hostLines }).toStrictEqual({
+      host: 'a',
+      hostLines: 3,
+    });
+    expect(head.headers).toStrictEqual({});
+    expect(splitRequestHead([], names).hostLines).toBe(0);
   });
 
   it('keeps content-length and reads it', () => {
