@@ -90,7 +90,9 @@ const pathFree = new WeakSet<(request: EdgeRequest) => string | undefined>();
  * classifierReadsPath(edgeClassifier([{ path: '/premium', class: 'high' }])); // true
  * ```
  */
-export function classifierReadsPath(classify: (request: EdgeRequest) => string | undefined): boolean {
+export function classifierReadsPath(
+  classify: (request: EdgeRequest) => string | undefined,
+): boolean {
   return !pathFree.has(classify);
 }
 

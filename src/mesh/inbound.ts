@@ -115,11 +115,7 @@ export function createInbound(options: InboundOptions): Inbound {
   const pathDecides = edge !== undefined && classifierReadsPath(edge);
 
   /** The class the edge rules give a request (on its normalised path). */
-  const edgeClass = (
-    rules: EdgeClassify,
-    req: IncomingMessage,
-    path: string,
-  ): string =>
+  const edgeClass = (rules: EdgeClassify, req: IncomingMessage, path: string): string =>
     classes.resolve(
       rules({
         method: req.method ?? 'GET',

@@ -81,8 +81,7 @@ export function splitRequestHead(
       if (name === 'host') {
         host ??= value;
         hostLines += 1;
-      }
-      else if (name === 'transfer-encoding') chunked = true;
+      } else if (name === 'transfer-encoding') chunked = true;
       else if (name === 'connection') connection = connection ? `${connection},${value}` : value;
     } else {
       if (name === 'content-length') contentLength = Number(value);

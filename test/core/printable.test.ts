@@ -39,7 +39,9 @@ describe('printable', () => {
   });
 
   it('refuses a negative or NaN maxChars', () => {
-    expect(() => printable('a', { maxChars: -1 })).toThrow(/maxChars should be a number ≥ 0, got -1/);
+    expect(() => printable('a', { maxChars: -1 })).toThrow(
+      /maxChars should be a number ≥ 0, got -1/,
+    );
     expect(() => printable('a', { maxChars: Number.NaN })).toThrow(RangeError);
   });
 });

@@ -156,21 +156,24 @@ describe('sidecar: Host (RFC 9112 §3.2)', { timeout: TEST_TIMEOUT_MS }, () => {
     ];
   }
 
-  it.each(badHosts)('answers %s with 400 at every listener, forwarding nothing', async (label, lines) => {
-    const service = await app((_req, res) => reply(res, 200, 'ok'));
-    for (const [listener, url] of await listeners(service.origin)) {
-      const answer = await rawExchange(
-        url,
-        `GET /search/premium/x HTTP/1.1\r\n${lines}Connection: close\r\n\r\n`,
-      );
-      expect({ label, listener, status: statusOf(answer) }, answer).toStrictEqual({
-        label,
-        listener,
-        status: 400,
-      });
-    }
-    expect(service.requests).toHaveLength(0);
-  });
+  it.each(badHosts)(
+    'answers %s with 400 at every listener, forwarding nothing',
+    async (label, lines) => {
+      const service = await app((_req, res) => reply(res, 200, 'ok'));
+      for (const [listener, url] of await listeners(service.origin)) {
+        const answer = await rawExchange(
+          url,
+          `GET /search/premium/x HTTP/1.1\r\n${lines}Connection: close\r\n\r\n`,
+        );
+        expect({ label, listener, status: statusOf(answer) }, answer).toStrictEqual({
+          label,
+          listener,
+          status: 400,
+        });
+      }
+      expect(service.requests).toHaveLength(0);
+    },
+  );
 
   it.each([
     'Host: frontend\r\n',

@@ -123,7 +123,11 @@ describe('withRequestContext edge mode: non-ASCII targets', () => {
     const seen: Seen[] = [];
     const server = await edgeServer(seen);
     const answer = await rawGet(server, target);
-    expect({ target, status: answer.status, seen }).toStrictEqual({ target, status: 400, seen: [] });
+    expect({ target, status: answer.status, seen }).toStrictEqual({
+      target,
+      status: 400,
+      seen: [],
+    });
     expect(answer.body).toMatch(/^difftry: request target refused: /);
     expect(answer.body).toContain(reason);
   });

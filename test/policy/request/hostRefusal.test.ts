@@ -55,7 +55,9 @@ describe('hostRefusal (RFC 9112 §3.2)', () => {
     'a<b',
     '\u0000',
   ])('refuses the Host %j', (value) => {
-    expect(hostRefusal(1, value)).toMatch(/^a Host that is not host\[:port\] \(RFC 9112 §3\.2\): "/);
+    expect(hostRefusal(1, value)).toMatch(
+      /^a Host that is not host\[:port\] \(RFC 9112 §3\.2\): "/,
+    );
   });
 
   it('quotes a refused Host escaped and cut, so it can go in a log or error line', () => {

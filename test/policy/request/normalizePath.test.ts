@@ -186,7 +186,10 @@ describe('normalizeRequestPath', () => {
 
   it('with refuseLookAlikes: false, passes look-alikes as received but never invalid UTF-8', () => {
     const keep = { refuseLookAlikes: false };
-    for (const target of ['/premium/%EF%BC%8E%EF%BC%8E%EF%BC%8Fadmin', '/premium/..%E2%88%95admin']) {
+    for (const target of [
+      '/premium/%EF%BC%8E%EF%BC%8E%EF%BC%8Fadmin',
+      '/premium/..%E2%88%95admin',
+    ]) {
       expect(normalizeRequestPath(target, keep)).toStrictEqual({
         ok: true,
         path: target,
@@ -199,7 +202,13 @@ describe('normalizeRequestPath', () => {
   });
 
   it('is idempotent: a normalised path normalises to itself', () => {
-    for (const target of ['/a/./b/../%7e%2E%2e/c', '//x//y/', '/caf%c3%a9', '/%41/..', '/e%cc%81']) {
+    for (const target of [
+      '/a/./b/../%7e%2E%2e/c',
+      '//x//y/',
+      '/caf%c3%a9',
+      '/%41/..',
+      '/e%cc%81',
+    ]) {
       const once = normalizeRequestPath(target);
       if (!once.ok) throw new Error(`${target}: ${once.reason}`);
       expect({ target, again: normalizeRequestPath(once.path) }).toStrictEqual({
@@ -362,7 +371,10 @@ describe('normalizeRequestPath: non-ASCII laws (fast-check)', () => {
         const read = normalizeRequestPath(encodeURI(applicationReading(once.path)));
         expect({ raw, ok: read.ok }).toStrictEqual({ raw, ok: true });
         if (!read.ok) return;
-        expect({ raw, class: classOf(read.path) }).toStrictEqual({ raw, class: classOf(once.path) });
+        expect({ raw, class: classOf(read.path) }).toStrictEqual({
+          raw,
+          class: classOf(once.path),
+        });
         expect({ raw, segments: read.path.split('/').length }).toStrictEqual({
           raw,
           segments: once.path.split('/').length,

@@ -54,7 +54,9 @@ describe('pathLookAlike', () => {
     // it can only fold an ASCII letter into the accented one a combining mark makes of it
     // (A + U+0300 → À), which leaves the text non-ASCII in both readings. So `/ \ . % ; ? #` and
     // NUL stay as they were, and a segment is ASCII (and then unchanged) in both or in neither.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL has path meaning here
     const meaningful = (text: string) => text.replace(/[^/\\.%;?#\u0000]/gu, '');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: every ASCII character, NUL included
     const isAscii = (text: string) => /^[\u0000-\u007f]*$/u.test(text);
     const asciiIn = (text: string) => [...text].filter(isAscii).join('');
     const isSubsequence = (part: string, whole: string) => {

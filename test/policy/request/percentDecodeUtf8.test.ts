@@ -66,9 +66,10 @@ describe('percentDecodeUtf8', () => {
         const bytes = Uint8Array.from(list);
         const expected = reference(bytes);
         const result = percentDecodeUtf8(escaped(bytes));
-        expect({ bytes: escaped(bytes), text: result.ok ? result.text : undefined }).toStrictEqual(
-          { bytes: escaped(bytes), text: expected },
-        );
+        expect({ bytes: escaped(bytes), text: result.ok ? result.text : undefined }).toStrictEqual({
+          bytes: escaped(bytes),
+          text: expected,
+        });
       }),
       { numRuns: 5000 },
     );
