@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type EdgeRequest, edgeClassifier, pathHasPrefix } from '../../src/mesh/edgeRules.js';
+import {
+  classifierReadsPath,
+  type EdgeRequest,
+  edgeClassifier,
+  pathHasPrefix,
+} from '../../src/mesh/edgeRules.js';
 
 const request = (
   method: string,
@@ -46,6 +51,37 @@ describe('edgeClassifier', () => {
 
   it('a rule with path / matches every path', () => {
     expect(edgeClassifier([{ path: '/', class: 'high' }])(request('GET', '/x/y'))).toBe('high');
+  });
+});
+
+describe('edgeClassifier: non-ASCII rule paths', () => {
+  it('matches a rule written as text the way its requests arrive, as UTF-8 escapes', () => {
+    const classify = edgeClassifier([{ path: '/café/', class: 'high' }], 'low');
+    expect(classify(request('GET', '/caf%C3%A9/x'))).toBe('high');
+    expect(classify(request('GET', '/cafe%CC%81/x'))).toBe('low');
+    expect(
+      edgeClassifier([{ path: '/caf%c3%a9', class: 'high' }])(request('GET', '/caf%C3%A9')),
+    ).toBe('high');
+  });
+});
+
+describe('classifierReadsPath', () => {
+  it('is false only for rules without a path', () => {
+    expect(classifierReadsPath(edgeClassifier([{ header: 'x-api-key', class: 'high' }]))).toBe(
+      false,
+    );
+    expect(classifierReadsPath(edgeClassifier([{ method: 'POST', class: 'high' }]))).toBe(false);
+    expect(classifierReadsPath(edgeClassifier([]))).toBe(false);
+    expect(
+      classifierReadsPath(
+        edgeClassifier([
+          { header: 'x-api-key', class: 'high' },
+          { path: '/bulk', class: 'low' },
+        ]),
+      ),
+    ).toBe(true);
+    // Any other function may read the path.
+    expect(classifierReadsPath(() => 'high')).toBe(true);
   });
 });
 
