@@ -1,4 +1,5 @@
-import { open, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { open } from 'node:fs/promises';
 
 /** The largest input file difftry reads (network files, sidecar configs, schedules, latencies). */
 export const MAX_INPUT_FILE_BYTES = 64 * 1024 * 1024;
@@ -44,11 +45,9 @@ export async function readInputFile(
 ): Promise<string> {
   const maxBytes = options.maxBytes ?? MAX_INPUT_FILE_BYTES;
   try {
-    const before = await stat(path);
-    refuseKind(before, maxBytes);
     const handle = await open(path, 'r');
     try {
-      // Checked again on what was opened: the path may have changed in between.
+      // Judged on what was opened, so the path cannot change in between.
       refuseKind(await handle.stat(), maxBytes);
       const chunks: Buffer[] = [];
       let size = 0;
@@ -70,7 +69,7 @@ export async function readInputFile(
   }
 }
 
-function refuseKind(info: Awaited<ReturnType<typeof stat>>, maxBytes: number): void {
+function refuseKind(info: Stats, maxBytes: number): void {
   if (info.isDirectory()) throw new InputFileProblem('EISDIR', 'it is a directory');
   if (info.isFile()) {
     if (Number(info.size) > maxBytes) throw tooLarge(maxBytes, Number(info.size));
@@ -112,8 +111,10 @@ function systemProblem(error: unknown): InputFileProblem {
         ? 'it is a directory'
         : code === 'EACCES'
           ? 'permission denied'
-          : error instanceof Error
-            ? error.message
-            : String(error);
+          : code === 'ENXIO' // what open() says of a Unix socket
+            ? 'it is a socket, not a regular file or a pipe'
+            : error instanceof Error
+              ? error.message
+              : String(error);
   return new InputFileProblem(code, reason, { cause: error });
 }
