@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import { builtinExample } from '../spec/examples.js';
 import { parseNetwork } from '../spec/parseNetwork.js';
 import { readSpecFile } from '../spec/readSpecFile.js';
-import { isLoopbackHost } from '../ui/loopback.js';
+import { listenHost } from '../ui/listenHost.js';
+import { isLoopbackAddress } from '../ui/loopback.js';
 import { runTestbedJob } from '../ui/runTestbedJob.js';
 import { defaultAssetsDir } from '../ui/staticAssets.js';
 import type { TestbedJobRunner } from '../ui/TestbedJob.js';
@@ -24,6 +25,10 @@ export interface UiOptions {
   readonly port?: number;
   /** Given explicitly (`--host`): only then may it be a non-loopback address. */
   readonly host?: string;
+  /** More names the page may be opened by (`--allow-host`), besides loopback and `host`. */
+  readonly allowHost?: readonly string[];
+  /** Most event streams open at once (`--max-event-streams`). */
+  readonly maxEventStreams?: number;
   /** Open the page in the system's browser (`--open`). */
   readonly open?: boolean;
   /** The built page; default the package's `dist/web`. */
@@ -55,7 +60,15 @@ export async function uiCommand(
   stop: AbortSignal,
 ): Promise<CommandOutput> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const host = options.host ?? UI_DEFAULTS.host;
+  const parsedHost = listenHost(options.host ?? UI_DEFAULTS.host);
+  if ('error' in parsedHost) throw new UsageError(parsedHost.error);
+  const host = parsedHost.address;
+  const extraHosts: string[] = [];
+  for (const name of options.allowHost ?? []) {
+    const parsed = listenHost(name);
+    if ('error' in parsed) throw new UsageError(parsed.error.replace(/^--host/, '--allow-host'));
+    extraHosts.push(parsed.address);
+  }
   if (options.file !== undefined && options.example !== undefined) {
     throw new UsageError('give a network FILE or --example NAME, not both');
   }
@@ -78,6 +91,8 @@ export async function uiCommand(
     server = await startUiServer({
       assetsDir,
       host,
+      allowedHosts: extraHosts,
+      ...(options.maxEventStreams !== undefined && { maxEventStreams: options.maxEventStreams }),
       port: options.port ?? UI_DEFAULTS.port,
       ...(network !== undefined && { network }),
       runner: options.runner ?? runTestbedJob,
@@ -90,11 +105,12 @@ export async function uiCommand(
       );
     }
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-      throw new UsageError(`--host ${host}: no such address on this machine`);
+      throw new UsageError(`--host ${parsedHost.urlHost}: no such address on this machine`);
     }
     throw error;
   }
-  if (!isLoopbackHost(host)) log(exposureWarning(host));
+  // By the address bound, not the spelling: `127.1` and `localhost` are loopback, `0.0.0.0` not.
+  if (!isLoopbackAddress(server.address)) log(exposureWarning(parsedHost.urlHost));
   log(`difftry ui: serving on ${server.url} (Ctrl-C stops it)`);
   options.onListening?.(server);
   if (options.open) openInBrowser(server.url, log);
@@ -133,6 +149,16 @@ export function registerUiCommand(program: Command, emit: Emit): void {
     .option(
       '--host <address>',
       `address to listen on (default ${UI_DEFAULTS.host}); another than loopback exposes the page and its testbed API to the network`,
+    )
+    .option(
+      '--allow-host <name>',
+      'another host name the page may be opened by (repeatable); requests naming any other Host get 421',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--max-event-streams <n>',
+      'most testbed event streams open at once (default 64)',
+      integerIn('--max-event-streams', 1, 100_000),
     )
     .option('--open', 'open the page in the system browser')
     .addHelpText(

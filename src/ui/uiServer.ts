@@ -1,5 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostFieldRefusal } from '../policy/request/hostRefusal.js';
+import { allowedHosts, hostAndOriginRefusal } from './allowedHosts.js';
+import { isJsonMediaType } from './jsonMediaType.js';
 import { readAsset } from './staticAssets.js';
 import { parseTestbedJobRequest, type TestbedEvent, type TestbedJobRunner } from './TestbedJob.js';
 import { testbedJobs } from './TestbedJobs.js';
@@ -8,8 +11,36 @@ import { testbedJobs } from './TestbedJobs.js';
 export interface UiServerOptions {
   /** The built page (`defaultAssetsDir()`, or a test's own build). */
   readonly assetsDir: string;
-  /** Address to listen on; default 127.0.0.1. */
+  /**
+   * Address to listen on (an IPv6 literal without brackets); default 127.0.0.1. Also a `Host`
+   * the server answers (see {@link UiServerOptions.allowedHosts}).
+   */
   readonly host?: string;
+  /**
+   * Host names the server answers besides `127.0.0.1`, `localhost`, `[::1]` and `host` (each
+   * with the port): a request with another `Host` gets 421, one with another `Origin` 403.
+   */
+  readonly allowedHosts?: readonly string[];
+  /**
+   * Most event streams (`GET /api/testbed/events`) open at once; one more gets 503.
+   * @default 64
+   */
+  readonly maxEventStreams?: number;
+  /**
+   * Most connections open at once; the system closes one more at once.
+   * @default 256
+   */
+  readonly maxConnections?: number;
+  /**
+   * ms a client has to send its request line and headers (408 after, as the sidecar does).
+   * @default 10_000
+   */
+  readonly headersTimeoutMs?: number;
+  /**
+   * ms a client has to send its whole request, headers and body (408 after).
+   * @default 30_000
+   */
+  readonly requestTimeoutMs?: number;
   /** Port; default 0 (any free one). */
   readonly port?: number;
   /** A network file the page opens first (`difftry ui FILE`): its name and text. */
@@ -23,12 +54,25 @@ export interface UiServer {
   /** `http://127.0.0.1:PORT/`. */
   readonly url: string;
   readonly port: number;
+  /** The address it is bound to, as the system resolved the host (`127.1` → `127.0.0.1`). */
+  readonly address: string;
   /** Stops a running testbed job, closes every connection and the server. */
   close(): Promise<void>;
 }
 
 /** Largest request body the API reads, bytes. */
 const MAX_BODY_BYTES = 16 * 1024;
+
+/** Defaults of the server's bounds (see {@link UiServerOptions}). */
+export const UI_SERVER_LIMITS = Object.freeze({
+  maxEventStreams: 64,
+  maxConnections: 256,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+});
+
+/** Seconds a client refused for too many event streams is asked to wait (`retry-after`). */
+const EVENT_STREAMS_RETRY_AFTER_S = 5;
 
 /**
  * Serves the web UI (`difftry ui`): the built page, and a small API for it.
@@ -40,19 +84,42 @@ const MAX_BODY_BYTES = 16 * 1024;
  * - `GET /api/testbed/events`: the current job's events as server-sent events, from its start;
  * - `POST /api/testbed/stop`: stops it (204; 404 when none runs).
  *
- * A page of another origin cannot drive it: POSTs must carry `content-type: application/json`
- * (which a cross-origin page can only send after a CORS preflight this server never grants), and
- * a request whose `Origin` is not this server's own is refused (403).
+ * A page of another origin cannot drive it, nor read from it:
+ * - every request, the page and its files included, must name this server in `Host`
+ *   (`127.0.0.1:PORT`, `localhost:PORT`, `[::1]:PORT`, the `host` it listens on, or one of
+ *   `allowedHosts`), else 421: a page whose DNS name was rebound to this address sends its own;
+ * - a request whose `Origin` is not `http://` and one of those hosts is refused (403);
+ * - POSTs must carry the media type `application/json` (415 otherwise), which a cross-origin page
+ *   can only send after a CORS preflight this server never grants;
+ * - a request target that is not a path (`/…`) gets 400.
+ * It holds at most `maxEventStreams` event streams (503 with `retry-after` beyond) and
+ * `maxConnections` connections, and cuts a client that is slow to send its request (408).
  */
 export async function startUiServer(options: Readonly<UiServerOptions>): Promise<UiServer> {
   const jobs = testbedJobs(options.runner);
   const streams = new Set<ServerResponse>();
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) send(response, 500, { error: String(error) });
-      else response.destroy();
-    });
-  });
+  const limits = {
+    maxEventStreams: options.maxEventStreams ?? UI_SERVER_LIMITS.maxEventStreams,
+    maxConnections: options.maxConnections ?? UI_SERVER_LIMITS.maxConnections,
+    headersTimeoutMs: options.headersTimeoutMs ?? UI_SERVER_LIMITS.headersTimeoutMs,
+    requestTimeoutMs: options.requestTimeoutMs ?? UI_SERVER_LIMITS.requestTimeoutMs,
+  };
+  let allowed: ReadonlySet<string> = new Set();
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      // Node looks for timed-out requests on this period (30 s by default): a tenth of the bound.
+      connectionsCheckingInterval: Math.min(1000, Math.max(10, limits.headersTimeoutMs / 10)),
+    },
+    (request, response) => {
+      handle(request, response).catch((error: unknown) => {
+        if (!response.headersSent) send(response, 500, { error: String(error) });
+        else response.destroy();
+      });
+    },
+  );
+  server.maxConnections = limits.maxConnections;
 
   const send = (response: ServerResponse, status: number, body?: unknown) => {
     if (body === undefined) {
@@ -62,12 +129,6 @@ export async function startUiServer(options: Readonly<UiServerOptions>): Promise
     response
       .writeHead(status, { 'content-type': 'application/json; charset=utf-8' })
       .end(JSON.stringify(body));
-  };
-
-  const sameOrigin = (request: IncomingMessage) => {
-    const origin = request.headers.origin;
-    if (origin === undefined) return true;
-    return origin === `http://${request.headers.host ?? ''}`;
   };
 
   const readBody = async (request: IncomingMessage): Promise<string | undefined> => {
@@ -82,10 +143,20 @@ export async function startUiServer(options: Readonly<UiServerOptions>): Promise
   };
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const method = request.method ?? 'GET';
-    if (!sameOrigin(request)) {
-      send(response, 403, { error: 'requests from another origin are refused' });
+    const path = targetPath(request.url ?? '');
+    if (path === undefined) {
+      send(response, 400, { error: 'expected a request target that is a path (/…)' });
+      return;
+    }
+    const badHost = hostFieldRefusal(request.rawHeaders);
+    if (badHost !== undefined) {
+      send(response, 400, { error: badHost });
+      return;
+    }
+    const refused = hostAndOriginRefusal(allowed, request.headers.host, request.headers.origin);
+    if (refused !== undefined) {
+      send(response, refused.status, { error: refused.error });
       return;
     }
     if (path.startsWith('/api/')) {
@@ -95,6 +166,13 @@ export async function startUiServer(options: Readonly<UiServerOptions>): Promise
         return;
       }
       if (method === 'GET' && path === '/api/testbed/events') {
+        if (streams.size >= limits.maxEventStreams) {
+          response.setHeader('retry-after', String(EVENT_STREAMS_RETRY_AFTER_S));
+          send(response, 503, {
+            error: `at most ${limits.maxEventStreams} event streams at once; close one or retry later`,
+          });
+          return;
+        }
         response.writeHead(200, {
           'content-type': 'text/event-stream; charset=utf-8',
           'cache-control': 'no-store',
@@ -112,7 +190,7 @@ export async function startUiServer(options: Readonly<UiServerOptions>): Promise
         return;
       }
       if (method === 'POST' && (path === '/api/testbed' || path === '/api/testbed/stop')) {
-        if (!(request.headers['content-type'] ?? '').startsWith('application/json')) {
+        if (!isJsonMediaType(request.headers['content-type'])) {
           send(response, 415, { error: 'expected content-type: application/json' });
           return;
         }
@@ -161,11 +239,13 @@ export async function startUiServer(options: Readonly<UiServerOptions>): Promise
       resolve();
     });
   });
-  const { port } = server.address() as AddressInfo;
+  const { port, address } = server.address() as AddressInfo;
+  allowed = allowedHosts(port, [host, address, ...(options.allowedHosts ?? [])]);
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shownHost}:${port}/`,
     port,
+    address,
     async close() {
       await jobs.close();
       for (const stream of streams) stream.end();
@@ -175,4 +255,17 @@ export async function startUiServer(options: Readonly<UiServerOptions>): Promise
       });
     },
   };
+}
+
+/**
+ * The path of an origin-form request target (`/a/b?q`), or undefined for anything else: an
+ * absolute-form or authority-form target, `*`, or one that does not parse (`http://[x/`).
+ */
+function targetPath(target: string): string | undefined {
+  if (!target.startsWith('/')) return undefined;
+  try {
+    return new URL(`http://localhost${target}`).pathname;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,12 +1,16 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { request as httpRequest } from 'node:http';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/UsageError.js';
 import { exposureWarning, uiCommand } from '../../src/cli/uiCommand.js';
 import { isSpecError } from '../../src/spec/SpecError.js';
-import { isLoopbackHost } from '../../src/ui/loopback.js';
+import { allowedHosts, hostAndOriginRefusal } from '../../src/ui/allowedHosts.js';
+import { isJsonMediaType } from '../../src/ui/jsonMediaType.js';
+import { listenHost } from '../../src/ui/listenHost.js';
+import { isLoopbackAddress } from '../../src/ui/loopback.js';
 import { assetPath } from '../../src/ui/staticAssets.js';
 import type { TestbedEvent, TestbedJobRunner } from '../../src/ui/TestbedJob.js';
 import { startUiServer, type UiServer } from '../../src/ui/uiServer.js';
@@ -167,20 +171,244 @@ describe('the UI server', () => {
   });
 });
 
-describe('difftry ui', () => {
-  it('tells loopback from other hosts', () => {
+/** A request with the headers exactly as given (`fetch` sets Host itself). */
+function rawGet(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  method = 'GET',
+  body?: string,
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path, method, headers, setHost: false, agent: false },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+          // An event stream never ends: its first comment is enough.
+          if (text.startsWith(': difftry')) res.destroy();
+        });
+        const done = () =>
+          resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers });
+        res.on('end', done);
+        res.on('close', done);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Sends raw bytes and returns the status of the first response. */
+function rawStatus(port: number, bytes: string): Promise<number> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk.toString('latin1');
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(received);
+      if (status !== null) {
+        socket.destroy();
+        resolve(Number(status[1]));
+      }
+    });
+    socket.on('error', () => resolve(0));
+    socket.on('close', () => resolve(0));
+    socket.write(bytes);
+  });
+}
+
+describe('the UI server behind a rebinding DNS name', () => {
+  let server: UiServer;
+  let started: number;
+
+  beforeAll(async () => {
+    started = 0;
+    const runner: TestbedJobRunner = async (request, { signal, emit }) => {
+      started += 1;
+      emit({ kind: 'started', request, points: 1 });
+      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
+    };
+    server = await startUiServer({
+      assetsDir: assets,
+      runner,
+      network: { fileName: 'net.yaml', text: 'classes: []' },
+      maxEventStreams: 3,
+      headersTimeoutMs: 200,
+      requestTimeoutMs: 400,
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('answers only a Host that names it, on every path', async () => {
+    const port = server.port;
+    const rebound = { host: `rebind.example:${port}`, origin: `http://rebind.example:${port}` };
+    for (const path of ['/', '/app.js', '/api/network', '/api/testbed/events', '/missing']) {
+      const response = await rawGet(port, path, rebound);
+      expect(response.status, path).toBe(421);
+      expect(response.body, path).not.toContain('classes: []');
+    }
+    const run = JSON.stringify({ kind: 'run', durationS: 0.2, warmupS: 0, scale: 0.01 });
+    const post = await rawGet(
+      port,
+      '/api/testbed',
+      { ...rebound, 'content-type': 'application/json' },
+      'POST',
+      run,
+    );
+    expect(post.status).toBe(421);
+    expect(started).toBe(0);
+    // Without Origin too: curl, or a rebinding page's simple GET.
+    expect((await rawGet(port, '/api/network', { host: `evil:${port}` })).status).toBe(421);
+    // The wrong port is another server.
+    expect((await rawGet(port, '/api/network', { host: '127.0.0.1:1' })).status).toBe(421);
     for (const host of [
+      `127.0.0.1:${port}`,
+      `localhost:${port}`,
+      `[::1]:${port}`,
+      `LOCALHOST:${port}`,
+    ]) {
+      const response = await rawGet(port, '/api/network', { host });
+      expect(response.status, host).toBe(200);
+      expect(JSON.parse(response.body)).toEqual({ fileName: 'net.yaml', text: 'classes: []' });
+    }
+  });
+
+  it('refuses an Origin that is not one of its hosts', async () => {
+    const port = server.port;
+    const host = `127.0.0.1:${port}`;
+    for (const origin of ['null', `http://rebind.example:${port}`, `https://127.0.0.1:${port}`]) {
+      expect((await rawGet(port, '/api/network', { host, origin })).status, origin).toBe(403);
+    }
+    // The page opened as localhost may call the server as 127.0.0.1 (a GET it cannot read
+    // cross-origin anyway); the origin is one of the server's own.
+    const same = await rawGet(port, '/api/network', { host, origin: `http://localhost:${port}` });
+    expect(same.status).toBe(200);
+  });
+
+  it('refuses two Host lines, a missing Host and a target that is not a path', async () => {
+    const port = server.port;
+    const host = `127.0.0.1:${port}`;
+    expect(
+      await rawStatus(port, `GET /api/network HTTP/1.1\r\nHost: ${host}\r\nHost: evil\r\n\r\n`),
+    ).toBe(400);
+    expect(await rawStatus(port, 'GET /api/network HTTP/1.0\r\n\r\n')).toBe(400);
+    expect(await rawStatus(port, `GET http://[x/ HTTP/1.1\r\nHost: ${host}\r\n\r\n`)).toBe(400);
+    expect(
+      await rawStatus(port, `GET http://evil/api/network HTTP/1.1\r\nHost: ${host}\r\n\r\n`),
+    ).toBe(400);
+  });
+
+  it('parses the media type of a POST', async () => {
+    const port = server.port;
+    const host = `127.0.0.1:${port}`;
+    for (const type of [
+      'application/jsonfoo',
+      'application/json-seq',
+      'text/plain',
+      'application/json; charset=latin1',
+    ]) {
+      const response = await rawGet(
+        port,
+        '/api/testbed/stop',
+        { host, 'content-type': type },
+        'POST',
+        '{}',
+      );
+      expect(response.status, type).toBe(415);
+    }
+    const json = await rawGet(
+      port,
+      '/api/testbed/stop',
+      { host, 'content-type': 'Application/JSON ; charset="UTF-8"' },
+      'POST',
+      '{}',
+    );
+    expect(json.status).toBe(404);
+    expect(isJsonMediaType('application/json')).toBe(true);
+    expect(isJsonMediaType(undefined)).toBe(false);
+  });
+
+  it('holds a bounded number of event streams, and says when to come back', async () => {
+    const port = server.port;
+    const host = `127.0.0.1:${port}`;
+    const held: Array<() => void> = [];
+    try {
+      for (let i = 0; i < 3; i++) {
+        held.push(await openStream(port, host));
+      }
+      const refused = await rawGet(port, '/api/testbed/events', { host });
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBe('5');
+      expect(refused.body).toMatch(/at most 3 event streams/);
+    } finally {
+      for (const close of held) close();
+    }
+    await expect
+      .poll(async () => (await rawGet(port, '/api/testbed/events', { host })).status)
+      .toBe(200);
+  });
+
+  it('cuts a client that trickles its head', async () => {
+    const port = server.port;
+    const status = await new Promise<string>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk) => {
+        received += chunk.toString('latin1');
+      });
+      socket.on('close', () => resolve(received));
+      socket.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`);
+    });
+    expect(status).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it('knows its hosts and origins', () => {
+    const allowed = allowedHosts(80, ['::1', 'box.lan']);
+    expect([...allowed]).toEqual(
+      expect.arrayContaining(['127.0.0.1:80', '127.0.0.1', 'localhost', '[::1]:80', 'box.lan:80']),
+    );
+    expect(hostAndOriginRefusal(allowed, 'box.lan', 'http://box.lan')).toBeUndefined();
+    expect(hostAndOriginRefusal(allowed, 'evil', undefined)?.status).toBe(421);
+    expect(hostAndOriginRefusal(allowed, undefined, undefined)?.status).toBe(400);
+    expect(hostAndOriginRefusal(allowed, 'localhost', 'http://evil')?.status).toBe(403);
+  });
+});
+
+/** Opens an event stream and resolves, once its first bytes came, with a function closing it. */
+function openStream(port: number, host: string): Promise<() => void> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path: '/api/testbed/events', headers: { host }, agent: false },
+      (res) => {
+        if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`));
+        res.once('data', () => resolve(() => req.destroy()));
+      },
+    );
+    req.on('error', () => {});
+    req.end();
+  });
+}
+
+describe('difftry ui', () => {
+  it('tells loopback from other addresses', () => {
+    for (const address of [
       '127.0.0.1',
       '127.8.0.2',
-      'localhost',
       '::1',
       '[::1]',
+      '0:0:0:0:0:0:0:1',
       '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
     ]) {
-      expect(isLoopbackHost(host), host).toBe(true);
+      expect(isLoopbackAddress(address), address).toBe(true);
     }
-    for (const host of ['0.0.0.0', '::', '10.0.0.1', '192.168.1.2', 'example.com']) {
-      expect(isLoopbackHost(host), host).toBe(false);
+    for (const address of ['0.0.0.0', '::', '10.0.0.1', '192.168.1.2', '::ffff:a00:1', 'a.b']) {
+      expect(isLoopbackAddress(address), address).toBe(false);
     }
     expect(exposureWarning('0.0.0.0')).toMatch(
       /every machine that reaches this address.*testbed runs/,
@@ -246,6 +474,51 @@ describe('difftry ui', () => {
     } finally {
       blocker.close();
     }
+  });
+
+  it('reads --host as an address or a name, brackets optional, never empty', async () => {
+    expect(listenHost('[::1]')).toEqual({ address: '::1', urlHost: '[::1]' });
+    expect(listenHost('::1')).toEqual({ address: '::1', urlHost: '[::1]' });
+    expect(listenHost('127.1')).toEqual({ address: '127.1', urlHost: '127.1' });
+    expect(listenHost('LocalHost')).toEqual({ address: 'localhost', urlHost: 'localhost' });
+    for (const bad of ['', ' ', '[127.0.0.1]', 'a b', 'http://x', '[::1', 'a/b']) {
+      expect(listenHost(bad), bad).toHaveProperty('error');
+    }
+    await expect(
+      uiCommand({ host: '', port: 0, assetsDir: assets, log: () => {} }, AbortSignal.abort()),
+    ).rejects.toThrow(/^--host: empty; /);
+    // `[::1]` listens on IPv6 loopback (where the machine has it), and says so with brackets.
+    const lines: string[] = [];
+    let url = '';
+    const served = await uiCommand(
+      {
+        host: '[::1]',
+        port: 0,
+        assetsDir: assets,
+        log: (line) => lines.push(line),
+        onListening: (server) => {
+          url = server.url;
+        },
+      },
+      AbortSignal.abort(),
+    ).catch((error: unknown) => error);
+    if (served instanceof UsageError) {
+      expect(served.message).toMatch(/^--host \[::1\]: no such address/);
+    } else {
+      expect(url).toMatch(/^http:\/\/\[::1\]:\d+\/$/);
+      expect(lines).toEqual([`difftry ui: serving on ${url} (Ctrl-C stops it)`]);
+    }
+  });
+
+  it('warns only when the address bound is not loopback, however it is spelt', async () => {
+    const lines: string[] = [];
+    for (const host of ['127.1', 'localhost', '127.0.0.2']) {
+      await uiCommand(
+        { host, port: 0, assetsDir: assets, log: (line) => lines.push(line) },
+        AbortSignal.abort(),
+      );
+    }
+    expect(lines.filter((line) => line.includes('not loopback'))).toEqual([]);
   });
 
   it('warns what a non-loopback host exposes', async () => {
