@@ -4,9 +4,26 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { meshEnvoyCommand } from '../../src/cli/meshEnvoyCommand.js';
+import { DEFAULT_SIDECAR_LIMITS } from '../../src/spec/sidecarSchema.js';
 import { parseEnvoy } from '../spec/meshes/envoySchema.js';
 
 const dirs: string[] = [];
+
+const HCM = 'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager';
+
+/** The connection manager (`typed_config`) of each listener of a bootstrap, by listener name. */
+function connectionManagers(bootstrap: {
+  static_resources: {
+    listeners: { name: string; filter_chains: { filters: { typed_config: object }[] }[] }[];
+  };
+}): Map<string, Record<string, unknown>> {
+  return new Map(
+    bootstrap.static_resources.listeners.map((listener) => [
+      listener.name,
+      listener.filter_chains[0]?.filters[0]?.typed_config as Record<string, unknown>,
+    ]),
+  );
+}
 afterAll(async () => {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
@@ -111,6 +128,64 @@ describe('difftry mesh envoy', () => {
     await expect(meshEnvoyCommand({ example: 'hotel', retryBudgetMin: 3 })).rejects.toThrow(
       /needs --retry-budget/,
     );
+  });
+
+  it('makes the edge refuse what the sidecar edge refuses, with the sidecar limits', async () => {
+    const docs = (await meshEnvoyCommand({ example: 'hotel' })).split('---\n').map((d) => parse(d));
+    const [frontend, search] = docs;
+    const edge = connectionManagers(frontend).get('inbound_frontend');
+    // Edge rules see the path the application is given: `/x/../premium` and `//premium` are
+    // `/premium`; `/premium/..%2Fadmin` gets 400 (Envoy's default keeps %2F and forwards it).
+    expect(edge?.normalize_path).toBe(true);
+    expect(edge?.merge_slashes).toBe(true);
+    expect(edge?.path_with_escaped_slashes_action).toBe('REJECT_REQUEST');
+    // `x_priority: high` never reaches the application, which might read it as x-priority: the
+    // sidecar drops such names and serves the request, as DROP_HEADER does.
+    const common = edge?.common_http_protocol_options as Record<string, unknown> | undefined;
+    expect(common?.headers_with_underscores_action).toBe('DROP_HEADER');
+    // The sidecar's own limits: 431 above its header bytes and lines, 408 for a slow head or
+    // request.
+    expect(edge?.max_request_headers_kb).toBe(DEFAULT_SIDECAR_LIMITS.maxHeaderBytes / 1024);
+    expect(common?.max_headers_count).toBe(DEFAULT_SIDECAR_LIMITS.maxHeaders);
+    expect(edge?.request_headers_timeout).toBe(
+      `${DEFAULT_SIDECAR_LIMITS.headersTimeoutMs / 1000}s`,
+    );
+    expect(edge?.request_timeout).toBe(`${DEFAULT_SIDECAR_LIMITS.requestTimeoutMs / 1000}s`);
+    // And Envoy reads each of them as these fields: the strict parse knows every one.
+    const { '@type': type, ...fields } = edge ?? {};
+    expect(type).toBe(`type.googleapis.com/${HCM}`);
+    expect(() => parseEnvoy(HCM, fields)).not.toThrow();
+    // Inside the mesh nothing changes: a caller's request was already checked at the edge.
+    for (const manager of connectionManagers(search).values()) {
+      expect(manager.path_with_escaped_slashes_action).toBeUndefined();
+      expect(manager.common_http_protocol_options).toBeUndefined();
+    }
+  });
+
+  it('is checked strictly: a misspelt action or a field in the wrong message is refused', async () => {
+    const [frontend] = (await meshEnvoyCommand({ example: 'hotel' })).split('---\n');
+    const bootstrap = 'envoy.config.bootstrap.v3.Bootstrap';
+    expect(() => parseEnvoy(bootstrap, parse(frontend as string))).not.toThrow();
+    const broken = (from: string, to: string) => {
+      expect((frontend as string).includes(from)).toBe(true);
+      return parse((frontend as string).replace(from, to));
+    };
+    expect(() => parseEnvoy(bootstrap, broken('REJECT_REQUEST', 'REJECT_REQUESTS'))).toThrow(
+      /PathWithEscapedSlashesAction/,
+    );
+    expect(() => parseEnvoy(bootstrap, broken('DROP_HEADER', 'DROP_HEADERS'))).toThrow(
+      /HeadersWithUnderscoresAction/,
+    );
+    // max_headers_count belongs to common_http_protocol_options, not to the connection manager.
+    expect(() =>
+      parseEnvoy(
+        bootstrap,
+        broken(
+          'max_request_headers_kb: 16',
+          'max_request_headers_kb: 16\n                max_headers_count: 100',
+        ),
+      ),
+    ).toThrow(/max_headers_count/);
   });
 
   it('refuses an output path that is a file before writing anything', async () => {

@@ -1,6 +1,7 @@
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 import { protoDuration } from './durations.js';
 import type { ClassHop, EdgeRulePlan, MeshPlan, ServicePlan, UpstreamPlan } from './meshPlan.js';
+import { strictEdgeConnectionManager } from './strictEdge.js';
 
 /** Where each service's sidecar Envoy listens and what it reaches (one pod per service). */
 export interface EnvoyPorts {
@@ -74,7 +75,8 @@ export interface EnvoySidecar {
   };
 }
 
-const HCM_TYPE =
+/** The `@type` of Envoy's HTTP connection manager (`typed_config` of its network filter). */
+export const HCM_TYPE =
   'type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager';
 const ROUTER_TYPE = 'type.googleapis.com/envoy.extensions.filters.http.router.v3.Router';
 const LISTENER_TYPE = 'type.googleapis.com/envoy.config.listener.v3.Listener';
@@ -102,7 +104,8 @@ const UNLIMITED = 4_294_967_295;
  * - **inbound**: admission as the local cluster's circuit breaker (`max_requests` = c,
  *   `max_pending_requests` = m − c), its 503s without `x-envoy-overloaded` (which a caller's
  *   Envoy would never retry: the router's `suppress_envoy_headers`), and at the edge the client's class header removed on every
- *   route and set by the edge rules (first match wins), else to the edge's default class.
+ *   route and set by the edge rules (first match wins), else to the edge's default class, its
+ *   connection manager as strict as the sidecar's edge (see {@link strictEdgeConnectionManager}).
  */
 export function envoySidecars(plan: MeshPlan, options: EnvoyOptions = {}): EnvoySidecar[] {
   const ports = options.ports ?? {};
@@ -425,8 +428,11 @@ function inboundListener(plan: MeshPlan, service: ServicePlan, port: number) {
     `inbound_${service.name}`,
     [{ name: service.name, domains: ['*'], routes }],
     { suppress_envoy_headers: true },
-    // Edge rules see the normalised path, as the sidecar's do: `/x/../premium` is `/premium`.
-    service.edge ? { normalize_path: true, merge_slashes: true } : {},
+    // At the edge Envoy refuses what the sidecar's edge refuses, as far as its API can say it:
+    // edge rules see the normalised path (`/x/../premium` is `/premium`), `%2F` gets 400,
+    // `x_priority` never reaches the application, and the sidecar's header limits and timeouts
+    // hold. See strictEdgeConnectionManager; two Host lines have no Envoy field.
+    service.edge ? strictEdgeConnectionManager() : {},
   );
 }
 

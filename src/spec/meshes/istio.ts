@@ -1,6 +1,7 @@
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 import { protoDuration } from './durations.js';
 import { envoyBackOff, methodRegex } from './envoy.js';
+import { gatewayStrictnessLimit, strictEdgeFilter } from './istioStrictEdge.js';
 import { isDnsLabel, kubernetesNames } from './kubernetesNames.js';
 import { type KubernetesObject, type MeshManifest, objectMeta } from './kubernetesObject.js';
 import type { ClassHop, EdgeRulePlan, MeshPlan, ServicePlan } from './meshPlan.js';
@@ -48,7 +49,9 @@ const HOST = /^(\*|(\*\.)?[a-z0-9]([-a-z0-9.]*[a-z0-9])?)$/;
  * - at the edge, a **Gateway** (unless `gateway` names one) and per edge service an ingress
  *   **VirtualService** bound to it: one route per edge rule (first match wins), each removing a
  *   client's class header and setting the rule's class, with that class's retries into the edge
- *   service, then a final route for the edge's default class.
+ *   service, then a final route for the edge's default class; and per edge service an
+ *   **EnvoyFilter** (`networking.istio.io/v1alpha3`) making its sidecar's inbound connection
+ *   manager as strict as difftry's sidecar edge (see {@link strictEdgeFilter}).
  *
  * Every route carries an explicit `retries` block, so no request falls to Istio's default of 2
  * retries at every hop. What Istio cannot express is in the manifest's `limits`.
@@ -78,6 +81,7 @@ export function istioManifest(plan: MeshPlan, options: IstioOptions): MeshManife
     const name = nameOf(service.name);
     if (called.has(service.name)) objects.push(meshVirtualService(plan, service, name, namespace));
     objects.push(destinationRule(service, name, namespace), sidecar(service, name, namespace));
+    if (service.edge) objects.push(strictEdgeFilter(name, namespace));
   }
 
   const edges = plan.services.filter((s) => s.edge);
@@ -99,7 +103,7 @@ export function istioManifest(plan: MeshPlan, options: IstioOptions): MeshManife
       objects.push(ingress);
     }
   }
-  return { objects, limits: istioLimits(plan, byName) };
+  return { objects, limits: istioLimits(plan, byName, nameOf) };
 }
 
 /**
@@ -380,7 +384,11 @@ function checkHosts(hosts: readonly string[]): void {
 }
 
 /** What Istio cannot express for this plan, one sentence each (always in the same order). */
-function istioLimits(plan: MeshPlan, byName: ReadonlyMap<string, ServicePlan>): string[] {
+function istioLimits(
+  plan: MeshPlan,
+  byName: ReadonlyMap<string, ServicePlan>,
+  nameOf: (service: string) => string,
+): string[] {
   const limits = [
     'Envoy never retries a 503 carrying x-envoy-overloaded, which a sidecar adds when its connection pool rejects a request: set proxyHeaders.envoyDebugHeaders.disabled: true on every workload (pod annotation proxy.istio.io/config, or meshConfig.defaultConfig), or rejected attempts are not retried.',
   ];
@@ -424,6 +432,9 @@ function istioLimits(plan: MeshPlan, byName: ReadonlyMap<string, ServicePlan>): 
     }
   }
   const edges = plan.services.filter((s) => s.edge);
+  if (edges.length > 0) {
+    limits.push(gatewayStrictnessLimit(edges.map((s) => nameOf(s.name))));
+  }
   if (edges.length > 1) {
     limits.push(
       `Several edge services (${edges.map((s) => s.name).join(', ')}) share the gateway's hosts: Istio merges their ingress VirtualServices in no set order, so give each its own host.`,

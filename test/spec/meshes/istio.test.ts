@@ -154,8 +154,9 @@ describe('difftry mesh istio: the generated Istio config', () => {
       }
     }
     // Per service a DestinationRule and a Sidecar, per service with callers a VirtualService,
-    // per network one Gateway and one ingress VirtualService (one edge service each).
-    expect(objects).toBe(487);
+    // per network one Gateway, one ingress VirtualService and one EnvoyFilter (one edge service
+    // each).
+    expect(objects).toBe(509);
   });
 
   it.each(NETWORKS)(
