@@ -31,7 +31,7 @@ const integration = {
     ...files('test/runtime', 'edgeTarget', 'fetch', 'grpc', 'http', 'undici'),
     ...files('test/scripts', 'soakClient', 'soakTraffic'),
     ...files('test/testbed', 'grpcXds', 'network', 'sendTimeCount', 'service'),
-    ...files('test/xds', 'grpcClients'),
+    ...files('test/xds', 'grpcClients', 'xdsServerLimits'),
     ...files('examples', 'fetch-client'),
   ],
   exclude: [...configDefaults.exclude],

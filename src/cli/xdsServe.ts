@@ -2,10 +2,12 @@
 // prints, and what a reload of the network file does to the served version. xdsCommand.ts does
 // the watching, the signals and the writing.
 import { isIP } from 'node:net';
+import { printable } from '../core/printable.js';
 import { DEFAULT_BACKOFF } from '../model/backoff/BackoffDescription.js';
 import { envoyBackOff } from '../spec/meshes/envoy.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import type { XdsEndpoint, XdsRequestEvent, XdsServer } from '../xds/index.js';
+import type { NackRepeats } from '../xds/NackLog.js';
 import { UsageError } from './UsageError.js';
 
 /** A `HOST:PORT` address; an IPv6 host without its brackets. */
@@ -166,13 +168,42 @@ export function shouldReload(trigger: ReloadTrigger, read: string, lastRead: str
   return trigger === 'signal' || read !== lastRead;
 }
 
-const TYPE_NAME = /([A-Za-z]+)$/;
+const TYPE_NAME = /\.([A-Za-z]+)$/;
 
-/** The line for a request worth logging (a NACK), or undefined for the others. */
+/** A type URL as the lines name it: its message's short name for a type we serve. */
+function typeName(typeUrl: string): string {
+  return TYPE_NAME.exec(typeUrl)?.[1] ?? printable(typeUrl);
+}
+
+/** The node as the lines name it, escaped and cut (printable). */
+const nodeName = (node: string): string => (node === '' ? '(no node id)' : printable(node));
+
+/** `199 more NACKs of Listener since 2025-01-01T00:00:00.000Z`. */
+function repeatsText(repeats: NackRepeats): string {
+  const nacks = repeats.count === 1 ? 'NACK' : 'NACKs';
+  return `${repeats.count} more ${nacks} of ${typeName(repeats.typeUrl)} since ${new Date(repeats.sinceMs).toISOString()}`;
+}
+
+/**
+ * The line for a request worth logging, or undefined for the others: a NACK the server's NACK
+ * log says is worth a line (the first, a new detail, one an interval later; repeats are counted
+ * and said with the next line or at the stream's end), a request refused over a limit, and the
+ * end of a stream with NACKs still counted. Every string from the client (node id, type URL,
+ * version, detail) goes through {@link printable}: escaped and cut at 200 characters, so a line
+ * stays one line of bounded length whatever the client sends.
+ */
 export function requestLine(event: XdsRequestEvent): string | undefined {
-  if (event.kind !== 'nack') return undefined;
-  const type = TYPE_NAME.exec(event.typeUrl)?.[1] ?? event.typeUrl;
-  const node = event.node === '' ? '(no node id)' : event.node;
-  const held = event.versionInfo === '' ? 'none' : event.versionInfo;
-  return `difftry xds: NACK from ${node}: ${type} (it keeps version ${held}): ${oneLine(event.error ?? 'no detail')}`;
+  const node = nodeName(event.node);
+  const repeats = (event.unlogged ?? []).map(repeatsText).join(', ');
+  if (event.kind === 'closed') {
+    return repeats === '' ? undefined : `difftry xds: node ${node}: ${repeats} (stream ended)`;
+  }
+  if (event.kind === 'refused') {
+    return `difftry xds: refused a request from ${node}: ${typeName(event.typeUrl)}: ${printable(event.error ?? 'over a limit')}`;
+  }
+  if (event.kind !== 'nack' || event.logged === false) return undefined;
+  const held = event.versionInfo === '' ? 'none' : printable(event.versionInfo);
+  const detail = printable(event.error ?? 'no detail');
+  const before = repeats === '' ? '' : ` (before it, ${repeats})`;
+  return `difftry xds: NACK from ${node}: ${typeName(event.typeUrl)} (it keeps version ${held}): ${detail}${before}`;
 }

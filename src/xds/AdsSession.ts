@@ -13,6 +13,11 @@
  * - the first request of a type, or one that changes the subscription, gets the resources now.
  * Empty `resource_names` subscribe to every resource of a Listener or Cluster type (wildcard),
  * and to none of a RouteConfiguration or ClusterLoadAssignment type; `*` is a wildcard anywhere.
+ *
+ * What a client can make a session hold is bounded: a request for a type the server does not
+ * serve is neither answered nor remembered (kind `unknown`), and one with more than
+ * `maxResourceNames` names is refused (kind `refused`; the server ends the stream), so a session
+ * holds at most one subscription per served type, each of at most that many names.
  */
 
 /** A DiscoveryRequest, as far as the protocol needs it. */
@@ -39,14 +44,40 @@ export interface AdsSnapshot<R> {
   readonly resources: ReadonlyMap<string, ReadonlyMap<string, R>>;
 }
 
-/** What a request was, for logs and tests. */
-export type AdsRequestKind = 'initial' | 'ack' | 'nack' | 'stale' | 'subscription';
+/**
+ * What a request was, for logs and tests; `unknown`: for a type the server does not serve
+ * (ignored); `refused`: over a limit (the stream should end).
+ */
+export type AdsRequestKind =
+  | 'initial'
+  | 'ack'
+  | 'nack'
+  | 'stale'
+  | 'subscription'
+  | 'unknown'
+  | 'refused';
 
 /** What the session decided about one request. */
 export interface AdsDecision<R> {
   readonly kind: AdsRequestKind;
   /** The responses to send now (none or one). */
   readonly responses: readonly AdsResponse<R>[];
+  /** Why a request was refused (kind `refused`), for the client. */
+  readonly reason?: string;
+}
+
+/** Options of {@link AdsSession}. */
+export interface AdsSessionOptions {
+  /**
+   * The type URLs served; a request for any other is ignored and not remembered.
+   * @default the types of the first snapshot
+   */
+  readonly servedTypes?: Iterable<string>;
+  /**
+   * The most resource names one request may carry; a request with more is refused.
+   * @default 10000
+   */
+  readonly maxResourceNames?: number;
 }
 
 /** The resource types whose empty subscription means "all" (xDS wildcard). */
@@ -66,12 +97,23 @@ interface TypeState {
 
 /** A client's ADS stream: feed it requests and snapshots, send what it returns. */
 export class AdsSession<R> {
+  /** Only served types: at most as many entries as the server has types. */
   readonly #types = new Map<string, TypeState>();
+  readonly #servedTypes: ReadonlySet<string>;
+  readonly #maxResourceNames: number;
   #snapshot: AdsSnapshot<R>;
   #nonces = 0;
 
-  constructor(snapshot: AdsSnapshot<R>) {
+  constructor(snapshot: AdsSnapshot<R>, options: Readonly<AdsSessionOptions> = {}) {
+    const maxResourceNames = options.maxResourceNames ?? 10_000;
+    if (!(Number.isSafeInteger(maxResourceNames) && maxResourceNames >= 1)) {
+      throw new RangeError(
+        `maxResourceNames should be a whole number ≥ 1, got ${String(maxResourceNames)}`,
+      );
+    }
     this.#snapshot = snapshot;
+    this.#servedTypes = new Set(options.servedTypes ?? snapshot.resources.keys());
+    this.#maxResourceNames = maxResourceNames;
   }
 
   /** The version the client last accepted for `typeUrl` ('' before any). */
@@ -81,6 +123,16 @@ export class AdsSession<R> {
 
   /** Decides what a DiscoveryRequest asks for. */
   onRequest(request: AdsRequest): AdsDecision<R> {
+    // Not remembered, not answered: a client cannot grow the session with made-up types, nor
+    // make the server write for it (an answer to each would be as large as the request).
+    if (!this.#servedTypes.has(request.typeUrl)) return { kind: 'unknown', responses: [] };
+    if (request.resourceNames.length > this.#maxResourceNames) {
+      return {
+        kind: 'refused',
+        responses: [],
+        reason: `a DiscoveryRequest may name at most ${this.#maxResourceNames} resources, got ${request.resourceNames.length}`,
+      };
+    }
     const state = this.#types.get(request.typeUrl);
     const names = subscription(request);
     if (state === undefined) {

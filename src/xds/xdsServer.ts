@@ -1,11 +1,13 @@
 import { create, type DescMessage, fromBinary, type Message, toBinary } from '@bufbuild/protobuf';
 import { anyPack } from '@bufbuild/protobuf/wkt';
-import { Server, type ServerDuplexStream, type ServiceDefinition } from '@grpc/grpc-js';
+import { Server, type ServerDuplexStream, type ServiceDefinition, status } from '@grpc/grpc-js';
 import { meshPlan } from '../spec/meshes/meshPlan.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import { type AdsRequest, type AdsResponse, AdsSession, type AdsSnapshot } from './AdsSession.js';
 import { bindGrpcServer } from './bindGrpcServer.js';
 import { envoyMessage, parseEnvoy } from './envoyApi.js';
+import { NackLog, type NackRepeats } from './NackLog.js';
+import { type XdsLimits, xdsLimits } from './XdsLimits.js';
 import { XDS_MESSAGES, type XdsEndpoint, type XdsTypeUrl, xdsResources } from './xdsResources.js';
 
 /** Options of {@link createXdsServer}. */
@@ -24,21 +26,61 @@ export interface XdsServerOptions {
    * @default 0
    */
   readonly port?: number;
-  /** Told of every request a client sends (ACKs, NACKs, subscriptions), for logs and tests. */
+  /**
+   * Told of every request a client sends (ACKs, NACKs, subscriptions), for logs and tests. The
+   * strings in an event are the client's, unescaped: pass them through `printable` before they
+   * reach a log (the CLI does, src/cli/xdsServe.ts).
+   */
   readonly onRequest?: (event: XdsRequestEvent) => void;
+  /**
+   * Bounds on streams, request sizes, subscriptions and NACK logging; each one given replaces its
+   * default ({@link XdsLimits}, docs/xds.md "Limits and logs").
+   * @default DEFAULT_XDS_LIMITS
+   */
+  readonly limits?: Readonly<Partial<XdsLimits>>;
+  /**
+   * The time now, ms since the epoch, for the NACK log's intervals and counts.
+   * @default Date.now
+   */
+  readonly clock?: () => number;
 }
 
 /** One DiscoveryRequest, as the server saw it. */
 export interface XdsRequestEvent {
   /** The client's node id ('' if it gave none). */
   readonly node: string;
-  readonly kind: 'initial' | 'ack' | 'nack' | 'stale' | 'subscription';
+  /**
+   * What the request was (AdsSession's kinds: `unknown` for a type not served, which is ignored;
+   * `refused` for one over a limit, which ends the stream), or `closed`: not a request, the end
+   * of a stream that still had NACKs counted and not logged (`unlogged`).
+   */
+  readonly kind:
+    | 'initial'
+    | 'ack'
+    | 'nack'
+    | 'stale'
+    | 'subscription'
+    | 'unknown'
+    | 'refused'
+    | 'closed';
+  /** The type asked for ('' for `closed`). */
   readonly typeUrl: string;
+  /** The names asked for (none for `refused` and `closed`). */
   readonly resourceNames: readonly string[];
   /** The version the request accepts (ACK) or still holds (NACK). */
   readonly versionInfo: string;
-  /** A NACK's reason, from the client. */
+  /** A NACK's reason, from the client; for `refused`, why the server refused the request. */
   readonly error?: string;
+  /**
+   * On a NACK: whether it is worth a log line (false: a repeat, only counted; see NackLog).
+   * A logger should write a line for a NACK only when this is not false.
+   */
+  readonly logged?: boolean;
+  /**
+   * NACKs of this stream counted and not logged, to report now: on a logged NACK (its type's
+   * earlier repeats) and on `closed`.
+   */
+  readonly unlogged?: readonly NackRepeats[];
 }
 
 /** A running control plane. */
@@ -77,6 +119,9 @@ const ADS_PATH = '/envoy.service.discovery.v3.AggregatedDiscoveryService/StreamA
  * ```
  */
 export async function createXdsServer(options: XdsServerOptions): Promise<XdsServer> {
+  const limits = xdsLimits(options.limits);
+  const clock = options.clock ?? Date.now;
+  const servedTypes = Object.keys(XDS_MESSAGES);
   const requestSchema = envoyMessage('envoy.service.discovery.v3.DiscoveryRequest');
   const responseSchema = envoyMessage('envoy.service.discovery.v3.DiscoveryResponse');
   let version = 1;
@@ -98,9 +143,22 @@ export async function createXdsServer(options: XdsServerOptions): Promise<XdsSer
   };
 
   const handle = (call: ServerDuplexStream<Message, Message>) => {
+    if (streams.size >= limits.maxStreams) {
+      refuse(call, `the control plane serves at most ${limits.maxStreams} streams at once`);
+      return;
+    }
     streams.add(call);
-    const session = new AdsSession<AnyMessage>(snapshot);
+    const session = new AdsSession<AnyMessage>(snapshot, {
+      servedTypes,
+      maxResourceNames: limits.maxResourceNames,
+    });
+    const nackLog = new NackLog({
+      now: clock,
+      intervalMs: limits.nackLogIntervalMs,
+      linesPerInterval: limits.nackLinesPerInterval,
+    });
     let node = '';
+    let ended = false;
     const send = (responses: readonly AdsResponse<AnyMessage>[]) => {
       for (const response of responses) {
         call.write(
@@ -116,10 +174,24 @@ export async function createXdsServer(options: XdsServerOptions): Promise<XdsSer
     const push = (next: AdsSnapshot<AnyMessage>) => send(session.onSnapshot(next));
     sessions.add(push);
     const end = () => {
+      if (ended) return;
+      ended = true;
       sessions.delete(push);
       streams.delete(call);
+      const unlogged = nackLog.onEnd();
+      if (unlogged.length > 0) {
+        options.onRequest?.({
+          node,
+          kind: 'closed',
+          typeUrl: '',
+          resourceNames: [],
+          versionInfo: '',
+          unlogged,
+        });
+      }
     };
     call.on('data', (message: Message) => {
+      if (ended) return;
       const request = message as unknown as DiscoveryRequestFields;
       if (request.node?.id) node = request.node.id;
       const ads: AdsRequest = {
@@ -132,6 +204,24 @@ export async function createXdsServer(options: XdsServerOptions): Promise<XdsSer
         }),
       };
       const decision = session.onRequest(ads);
+      if (decision.kind === 'refused') {
+        const reason = decision.reason ?? 'over a limit';
+        options.onRequest?.({
+          node,
+          kind: 'refused',
+          typeUrl: ads.typeUrl,
+          resourceNames: [],
+          versionInfo: ads.versionInfo,
+          error: reason,
+        });
+        end();
+        refuse(call, reason);
+        return;
+      }
+      const nack =
+        decision.kind === 'nack' && ads.errorDetail !== undefined
+          ? nackLog.onNack(ads.typeUrl, ads.errorDetail.message)
+          : undefined;
       options.onRequest?.({
         node,
         kind: decision.kind,
@@ -139,6 +229,8 @@ export async function createXdsServer(options: XdsServerOptions): Promise<XdsSer
         resourceNames: [...ads.resourceNames],
         versionInfo: ads.versionInfo,
         ...(ads.errorDetail !== undefined && { error: ads.errorDetail.message }),
+        ...(nack !== undefined && { logged: nack.log }),
+        ...(nack?.log === true && nack.repeats !== undefined && { unlogged: [nack.repeats] }),
       });
       send(decision.responses);
     });
@@ -150,7 +242,10 @@ export async function createXdsServer(options: XdsServerOptions): Promise<XdsSer
     call.on('cancelled', end);
   };
 
-  const server = new Server();
+  const server = new Server({
+    'grpc.max_concurrent_streams': limits.maxConcurrentStreams,
+    'grpc.max_receive_message_length': limits.maxRequestBytes,
+  });
   server.addService(definition, { StreamAggregatedResources: handle });
   const port = await bindGrpcServer(server, options.host, options.port);
 
@@ -194,6 +289,14 @@ export async function createXdsServer(options: XdsServerOptions): Promise<XdsSer
     }
     return { version: versionInfo, resources };
   }
+}
+
+/** Ends a stream at once with RESOURCE_EXHAUSTED and `details` (grpc-js sends the status). */
+function refuse(call: ServerDuplexStream<Message, Message>, details: string): void {
+  call.emit(
+    'error',
+    Object.assign(new Error(details), { code: status.RESOURCE_EXHAUSTED, details }),
+  );
 }
 
 /** The DiscoveryRequest fields the server reads (camelCase, as @bufbuild/protobuf gives them). */

@@ -27,6 +27,7 @@ import { parseNetwork } from '../../src/spec/parseNetwork.js';
 import { isSpecError } from '../../src/spec/SpecError.js';
 import { envoyMessage } from '../../src/xds/envoyApi.js';
 import { xdsBootstrap } from '../../src/xds/xdsBootstrap.js';
+import { adsStream } from '../xds/adsClient.js';
 import { callOnce, probeClient, refusingServer } from '../xds/grpcProbe.js';
 import { runCli } from './runCli.js';
 
@@ -202,11 +203,87 @@ describe('difftry xds serve: flags and reload decisions (in process)', () => {
       versionInfo: '2',
     };
     expect(requestLine({ ...event, kind: 'nack', error: 'bad route\n  num_retries: 0' })).toBe(
-      'difftry xds: NACK from node-a: RouteConfiguration (it keeps version 2): bad route num_retries: 0',
+      'difftry xds: NACK from node-a: RouteConfiguration (it keeps version 2): bad route\\n  num_retries: 0',
     );
-    for (const kind of ['initial', 'ack', 'stale', 'subscription'] as const) {
+    for (const kind of ['initial', 'ack', 'stale', 'subscription', 'unknown'] as const) {
       expect(requestLine({ ...event, kind })).toBeUndefined();
     }
+  });
+
+  it('escapes and cuts every client string in a NACK line (printable), so it stays one line', () => {
+    const line = requestLine({
+      node: `n1\ndifftry xds: version 7 (2 services)\u001b[31m${'n'.repeat(500)}`,
+      kind: 'nack',
+      typeUrl: 'type.googleapis.com/envoy.config.route.v3.RouteConfiguration',
+      resourceNames: [],
+      versionInfo: '3\r\n',
+      error: `\u202eevil\u2028${'e'.repeat(1024 * 1024)}`,
+    }) as string;
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: none may pass
+    expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e]/);
+    expect(
+      line.startsWith(
+        'difftry xds: NACK from n1\\ndifftry xds: version 7 (2 services)\\x1b[31mnnn',
+      ),
+    ).toBe(true);
+    expect(line).toContain('(it keeps version 3\\r\\n): \\u202eevil\\u2028eee');
+    expect(line).toContain('…(+1048382 chars)');
+    expect(line.length).toBeLessThan(600);
+  });
+
+  it('logs a repeated NACK only as a count: with the next line, and when the stream ends', () => {
+    const nack = {
+      node: 'node-a',
+      kind: 'nack' as const,
+      typeUrl: 'type.googleapis.com/envoy.config.cluster.v3.Cluster',
+      resourceNames: [],
+      versionInfo: '',
+      error: 'bad cluster',
+    };
+    const repeats = { typeUrl: nack.typeUrl, count: 199, sinceMs: Date.UTC(2026, 0, 2, 3, 4, 5) };
+    expect(requestLine({ ...nack, logged: false })).toBeUndefined();
+    expect(requestLine({ ...nack, logged: true, unlogged: [repeats] })).toBe(
+      'difftry xds: NACK from node-a: Cluster (it keeps version none): bad cluster (before it, 199 more NACKs of Cluster since 2026-01-02T03:04:05.000Z)',
+    );
+    expect(
+      requestLine({ ...nack, kind: 'closed', typeUrl: '', error: undefined, unlogged: [repeats] }),
+    ).toBe(
+      'difftry xds: node node-a: 199 more NACKs of Cluster since 2026-01-02T03:04:05.000Z (stream ended)',
+    );
+    expect(requestLine({ ...nack, kind: 'closed', typeUrl: '', unlogged: [] })).toBeUndefined();
+  });
+
+  it('says on one line that --listen cannot listen on an address not on this machine', async () => {
+    // grpc-js logs its own line for a failed bind ("E No address added out of total 1
+    // resolved") through console.error, which vitest takes over in process: so the real CLI, as
+    // a child, with grpc-js's default verbosity. Only difftry's one line may reach stderr.
+    const env = { ...process.env };
+    delete env.GRPC_VERBOSITY;
+    delete env.GRPC_NODE_VERBOSITY;
+    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+      (resolve) => {
+        const args = ['--import', 'tsx', MAIN, 'xds', 'serve', '--example', 'single'];
+        const child = spawn(process.execPath, [...args, '--listen', '192.0.2.1:0'], {
+          cwd: ROOT,
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout?.setEncoding('utf8').on('data', (text: string) => {
+          stdout += text;
+        });
+        child.stderr?.setEncoding('utf8').on('data', (text: string) => {
+          stderr += text;
+        });
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
+      },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^difftry: --listen 192\.0\.2\.1:0: cannot listen: No address added/),
+    ]);
   });
 
   it('notes each class whose backoff reaches gRPC clients as an interval of 1 s or more', () => {
@@ -423,6 +500,53 @@ describe('difftry xds serve, end to end: a real gRPC xDS client follows the file
     expect(serve.lines.filter((line) => line.includes('NACK from node-a'))).toEqual([]);
   });
 
+  it('logs a flood of large NACKs from a forged node id as one escaped line and one count', async () => {
+    const from = serve.lines.length;
+    const node = 'flood\ndifftry xds: version 99 (2 services)';
+    const ads = adsStream(xdsPort);
+    try {
+      ads.send({ node: { id: node }, typeUrl: CLUSTER_TYPE });
+      const { nonce } = await ads.next(CLUSTER_TYPE);
+      for (let i = 0; i < 50; i++) {
+        ads.send({
+          node: { id: node },
+          typeUrl: CLUSTER_TYPE,
+          responseNonce: nonce,
+          errorDetail: { code: 3, message: `refused ${'z'.repeat(256 * 1024)}` },
+        });
+      }
+      // A change of subscription is answered once every NACK before it has been read.
+      const answered = ads.responses.length;
+      ads.send({
+        node: { id: node },
+        typeUrl: CLUSTER_TYPE,
+        responseNonce: nonce,
+        resourceNames: ['geo'],
+      });
+      await ads.next(CLUSTER_TYPE, answered);
+    } finally {
+      ads.close();
+    }
+    const summary = await serve.line(/more NACKs/, from);
+    const escaped = 'flood\\ndifftry xds: version 99 (2 services)';
+    expect(summary).toMatch(
+      new RegExp(
+        `^difftry xds: node ${escapeRegExp(escaped)}: 49 more NACKs of Cluster since \\S+ \\(stream ended\\)$`,
+      ),
+    );
+    const added = serve.lines.slice(from);
+    expect(added.filter((line) => line.includes('NACK'))).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^difftry xds: NACK from ${escapeRegExp(escaped)}: Cluster \\(it keeps version none\\): refused z+…\\(\\+\\d+ chars\\)$`,
+        ),
+      ),
+      summary,
+    ]);
+    expect(added.some((line) => line.startsWith('difftry xds: version 99'))).toBe(false);
+    for (const line of added) expect(line.length).toBeLessThan(500);
+  });
+
   it('stops cleanly on SIGTERM: closes the server and exits 0', async () => {
     serve.child.kill('SIGTERM');
     const exit = await Promise.race([serve.exited, sleep(15_000).then(() => 'timeout' as const)]);
@@ -498,6 +622,8 @@ async function nackOnce(port: number, node: string, detail: string): Promise<str
     ads.close();
   }
 }
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

@@ -125,3 +125,38 @@ describe('AdsSession', () => {
     ]);
   });
 });
+
+describe('AdsSession: what a client can make it hold', () => {
+  it('neither answers nor remembers a type it does not serve', () => {
+    const session = new AdsSession(snapshot('1'));
+    for (let i = 0; i < 1000; i++) {
+      const typeUrl = `type.googleapis.com/made.up.v${i}`;
+      expect(session.onRequest(request({ typeUrl }))).toEqual({ kind: 'unknown', responses: [] });
+      expect(session.acceptedVersion(typeUrl)).toBe('');
+    }
+    // Nothing of them is pushed with the next version: only the types asked for and served.
+    session.onRequest(request({ typeUrl: LDS, resourceNames: ['geo'] }));
+    expect(session.onSnapshot(snapshot('2')).map((r) => r.typeUrl)).toEqual([LDS]);
+  });
+
+  it('serves the types it is told to, whatever the snapshot holds', () => {
+    const session = new AdsSession(snapshot('1'), { servedTypes: [RDS] });
+    expect(session.onRequest(request({ typeUrl: LDS })).kind).toBe('unknown');
+    expect(session.onRequest(request({ typeUrl: RDS })).kind).toBe('initial');
+  });
+
+  it('refuses a request with more than maxResourceNames names, and keeps nothing of it', () => {
+    const session = new AdsSession(snapshot('1'), { maxResourceNames: 3 });
+    const names = ['a', 'b', 'c', 'd'];
+    expect(session.onRequest(request({ typeUrl: RDS, resourceNames: names }))).toEqual({
+      kind: 'refused',
+      responses: [],
+      reason: 'a DiscoveryRequest may name at most 3 resources, got 4',
+    });
+    expect(session.onSnapshot(snapshot('2'))).toEqual([]);
+    expect(
+      session.onRequest(request({ typeUrl: RDS, resourceNames: names.slice(0, 3) })).kind,
+    ).toBe('initial');
+    expect(() => new AdsSession(snapshot('1'), { maxResourceNames: 0 })).toThrow(RangeError);
+  });
+});
