@@ -1,0 +1,366 @@
+import { solveLevelQbd } from '../numeric/levelQbd.js';
+
+/**
+ * The second-order law of one service with retries and per-try timeouts (docs/model.md, "The
+ * orbit law"): the mean-field law takes the queue at its stationary law for the mean offered load,
+ * while the retry load itself swings — more requests waiting to retry send more retries, which
+ * fill the queue, time out and wait to retry in turn. Here the requests waiting to retry (the
+ * *orbit*, n) and the attempts in the M/M/1/m queue (L, live or abandoned: the server does the
+ * abandoned work) are one Markov chain, a level-dependent quasi-birth–death process with level n
+ * and phase L, solved exactly (`solveLevelQbd`):
+ * - a fresh request of class p (rate λ_p) or a retry (rate n · v for the orbit's mix v) finding
+ *   L < m is accepted, L → L + 1; finding m it is rejected;
+ * - an accepted attempt's fate is decided as it arrives from the L it finds: it times out with
+ *   θ_p(L) = P(Erlang(L + 1, μ) > T_p) = P(Poisson(μT_p) ≤ L) for a fixed timeout (the server is
+ *   FCFS and does every attempt, so that is its fate exactly), 1 − (1 + 1/(μT̄_p))^(−(L+1)) for
+ *   an exponentially distributed one;
+ * - a failed attempt (rejected, or fated to time out) whose request has retries left puts it in
+ *   the orbit (n → n + 1 for a fresh one; a retry stays there, one retry more); one with none
+ *   left gives up; a retry that succeeds leaves the orbit (n → n − 1);
+ * - the server completes one attempt at rate μ (L → L − 1).
+ * Two approximations: a request fated to time out enters the orbit as its attempt is accepted,
+ * not T later; and which class and how many retries used a request in the orbit has is not kept
+ * per state but as the orbit's mean mix, found by fixed-point iteration (exact for one class with
+ * k = 1, where every request in the orbit is on its last try).
+ */
+export interface OrbitClass {
+  /** λ_p, fresh requests (calls) per second. */
+  readonly arrivalRate: number;
+  /** k_p: retries after a failed attempt. */
+  readonly retryLimit: number;
+  /** The per-try timeout in mean service times, μT; 0 or less (or Infinity): none. */
+  readonly timeout: number;
+  /** How the timeout is distributed: `fixed` (default) or `exponential` with that mean. */
+  readonly timeoutLaw?: 'fixed' | 'exponential';
+  /** The mean backoff before a retry, seconds (the orbit's mean sojourn). */
+  readonly meanBackoff: number;
+}
+
+/** One service as {@link orbitQueue} sees it. */
+export interface OrbitService {
+  /** μ, completions per second. */
+  readonly capacity: number;
+  /** m, the most attempts in the system. */
+  readonly queue: number;
+  readonly classes: readonly OrbitClass[];
+}
+
+/** What the orbit law says of one class. */
+export interface OrbitClassFigures {
+  /** R_p: the share of requests that fail all their attempts. */
+  readonly requestRejection: number;
+  /** The share of the class's attempts rejected on arrival. */
+  readonly attemptRejection: number;
+  /** τ_p: the share of its accepted attempts that time out. */
+  readonly timeoutShare: number;
+  /** Attempts per request. */
+  readonly attemptsPerRequest: number;
+}
+
+/** The orbit law's figures of a service. */
+export interface OrbitFigures {
+  readonly classes: readonly OrbitClassFigures[];
+  /** ρ: every attempt offered per second, over μ. */
+  readonly offeredLoad: number;
+  /** Mean requests in the orbit (waiting to retry). */
+  readonly meanOrbit: number;
+  /** The highest orbit level of the chain solved. */
+  readonly levels: number;
+  /** Stationary probability of the top tenth of the levels (how much the truncation may cut). */
+  readonly topMass: number;
+  /** Fixed-point iterations of the orbit's mix. */
+  readonly iterations: number;
+}
+
+/** Iterations of the orbit's mix at most. */
+const MAX_MIX_ITERATIONS = 60;
+/** The mix is settled when no class's failure probabilities move by more than this. */
+const MIX_TOLERANCE = 1e-10;
+/** The top tenth of the levels must hold less than this, else the levels are doubled. */
+const TOP_MASS_TOLERANCE = 1e-10;
+
+/**
+ * The orbit law's stationary figures of one service (see {@link OrbitService}).
+ * @throws RangeError on bad input.
+ */
+export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
+  const { capacity: mu, queue: m, classes } = service;
+  checkService(service);
+  const phases = m + 1;
+  const classCount = classes.length;
+  // θ_p(L): the probability an attempt accepted with L ahead of it times out.
+  const fated = classes.map((entry) => fateTable(entry, m));
+  // f_p(L): the probability an attempt arriving at L fails (rejected at L = m).
+  const failAt = (p: number, L: number) =>
+    L === m ? 1 : ((fated[p] as Float64Array)[L] as number);
+
+  // The orbit's mix, per class: its share of retries by rate (v_p = share_p / d_p, summing to
+  // the retry rate per request in the orbit, n · Σ v_p), and per class the chance that a retry
+  // is the request's last (r = k_p). Start from failure probabilities of one half.
+  let freshFail = new Float64Array(classCount).fill(0.5);
+  let retryFail = new Float64Array(classCount).fill(0.5);
+  // No class that can retry: nothing ever enters the orbit, one level.
+  const retrying = classes.some((entry) => entry.retryLimit > 0 && entry.arrivalRate > 0);
+  let levels = retrying ? initialLevels(classes) : 0;
+  let result: ReturnType<typeof solveAt> | undefined;
+  let iterations = 0;
+  for (; iterations < MAX_MIX_ITERATIONS; iterations++) {
+    const mix = orbitMix(classes, freshFail, retryFail);
+    result = solveAt(levels, mix);
+    while (retrying && result.topMass > TOP_MASS_TOLERANCE && levels < 1 << 16) {
+      levels *= 2;
+      result = solveAt(levels, mix);
+    }
+    let moved = 0;
+    for (let p = 0; p < classCount; p++) {
+      moved = Math.max(
+        moved,
+        Math.abs((result.freshFail[p] as number) - (freshFail[p] as number)),
+        Math.abs((result.retryFail[p] as number) - (retryFail[p] as number)),
+      );
+    }
+    freshFail = result.freshFail;
+    retryFail = result.retryFail;
+    if (moved < MIX_TOLERANCE) break;
+  }
+  if (result === undefined) throw new Error('unreachable');
+  return { ...result.figures, iterations };
+
+  function solveAt(levels: number, mix: OrbitMix) {
+    const size = phases * phases;
+    // Fresh arrivals: up when they fail with retries left, else within the level.
+    const freshUp = new Float64Array(size);
+    const freshWithin = new Float64Array(size);
+    classes.forEach((entry, p) => {
+      const lambda = entry.arrivalRate;
+      if (lambda <= 0) return;
+      for (let L = 0; L < m; L++) {
+        const t = failAt(p, L);
+        if (entry.retryLimit > 0) {
+          freshUp[L * phases + L + 1] = (freshUp[L * phases + L + 1] as number) + lambda * t;
+          freshWithin[L * phases + L + 1] =
+            (freshWithin[L * phases + L + 1] as number) + lambda * (1 - t);
+        } else {
+          freshWithin[L * phases + L + 1] = (freshWithin[L * phases + L + 1] as number) + lambda;
+        }
+      }
+      // Rejected at L = m: into the orbit, or given up (no change of state).
+      if (entry.retryLimit > 0)
+        freshUp[m * phases + m] = (freshUp[m * phases + m] as number) + lambda;
+    });
+    // Per request in the orbit: retries that leave it (success, or a last try's failure) and
+    // retries that stay (a failure with retries left), by phase.
+    const leave = new Float64Array(size);
+    const stay = new Float64Array(size);
+    for (let p = 0; p < classCount; p++) {
+      const v = mix.rate[p] as number;
+      if (v <= 0) continue;
+      const last = mix.last[p] as number;
+      for (let L = 0; L <= m; L++) {
+        const to = L < m ? L + 1 : m;
+        const t = failAt(p, L);
+        // Success: leaves. Failure: the last try leaves (gives up), another stays.
+        leave[L * phases + to] = (leave[L * phases + to] as number) + v * (1 - t + t * last);
+        if (L < m) stay[L * phases + to] = (stay[L * phases + to] as number) + v * t * (1 - last);
+      }
+    }
+    const service = new Float64Array(size);
+    for (let L = 1; L <= m; L++) service[L * phases + L - 1] = mu;
+    const within = (n: number) => {
+      const block = Float64Array.from(service);
+      for (let k = 0; k < size; k++)
+        block[k] = (block[k] as number) + (freshWithin[k] as number) + n * (stay[k] as number);
+      // A retry staying in the orbit at L = m changes nothing: no transition.
+      return block;
+    };
+    const up = () => freshUp;
+    const down = (n: number) => {
+      const block = new Float64Array(size);
+      for (let k = 0; k < size; k++) block[k] = n * (leave[k] as number);
+      return block;
+    };
+    const { pi } = solveLevelQbd({ phases, levels, up, down, within });
+    return figuresOf(pi, levels, mix);
+  }
+
+  function figuresOf(pi: readonly Float64Array[], levels: number, mix: OrbitMix) {
+    // Per class: fresh attempts, fresh failures, retry attempts, retry failures, and of each
+    // attempt kind the rejections on arrival.
+    const freshRate = new Float64Array(classCount);
+    const freshFailRate = new Float64Array(classCount);
+    const freshRejected = new Float64Array(classCount);
+    const retryRate = new Float64Array(classCount);
+    const retryFailRate = new Float64Array(classCount);
+    const retryRejected = new Float64Array(classCount);
+    let meanOrbit = 0;
+    let topMass = 0;
+    const topFrom = Math.floor(levels * 0.9);
+    pi.forEach((level, n) => {
+      for (let L = 0; L <= m; L++) {
+        const w = level[L] as number;
+        if (w === 0) continue;
+        meanOrbit += w * n;
+        if (n >= topFrom && n > 0) topMass += w;
+        for (let p = 0; p < classCount; p++) {
+          const t = failAt(p, L);
+          const lambda = (classes[p] as OrbitClass).arrivalRate;
+          freshRate[p] = (freshRate[p] as number) + w * lambda;
+          freshFailRate[p] = (freshFailRate[p] as number) + w * lambda * t;
+          if (L === m) freshRejected[p] = (freshRejected[p] as number) + w * lambda;
+          const r = w * n * (mix.rate[p] as number);
+          retryRate[p] = (retryRate[p] as number) + r;
+          retryFailRate[p] = (retryFailRate[p] as number) + r * t;
+          if (L === m) retryRejected[p] = (retryRejected[p] as number) + r;
+        }
+      }
+    });
+    let attemptRate = 0;
+    const figures = classes.map((entry, p): OrbitClassFigures => {
+      const lambda = entry.arrivalRate;
+      const attempts = (freshRate[p] as number) + (retryRate[p] as number);
+      attemptRate += attempts;
+      const rejected = (freshRejected[p] as number) + (retryRejected[p] as number);
+      const failed = (freshFailRate[p] as number) + (retryFailRate[p] as number);
+      const accepted = attempts - rejected;
+      // Give-ups: a fresh attempt's failure when k = 0, and a last retry's failure.
+      const giveUps =
+        entry.retryLimit === 0
+          ? (freshFailRate[p] as number)
+          : (retryFailRate[p] as number) * (mix.last[p] as number);
+      return {
+        requestRejection: lambda > 0 ? giveUps / lambda : 0,
+        attemptRejection: attempts > 0 ? rejected / attempts : 0,
+        timeoutShare: accepted > 0 ? (failed - rejected) / accepted : 0,
+        attemptsPerRequest: lambda > 0 ? attempts / lambda : 0,
+      };
+    });
+    const freshFail = new Float64Array(classCount);
+    const retryFail = new Float64Array(classCount);
+    for (let p = 0; p < classCount; p++) {
+      const fr = freshRate[p] as number;
+      freshFail[p] = fr > 0 ? (freshFailRate[p] as number) / fr : 0;
+      const rr = retryRate[p] as number;
+      // Before any request is in the orbit, a retry would meet the queue a fresh one meets.
+      retryFail[p] = rr > 0 ? (retryFailRate[p] as number) / rr : (freshFail[p] as number);
+    }
+    return {
+      freshFail,
+      retryFail,
+      topMass,
+      figures: {
+        classes: figures,
+        offeredLoad: attemptRate / mu,
+        meanOrbit,
+        levels,
+        topMass,
+      },
+    };
+  }
+}
+
+/** The orbit's mix: per request in it, each class's retry rate, and the chance a retry is last. */
+interface OrbitMix {
+  readonly rate: Float64Array;
+  readonly last: Float64Array;
+}
+
+/**
+ * The orbit's mean mix from the failure probabilities of fresh attempts and retries: requests
+ * enter the orbit with r retries used (r = 1 … k_p) at rate λ_p F0 Fr^(r−1) and stay d_p
+ * (Little), so class p holds λ_p d_p F0 Σ_r Fr^(r−1) of it, a share Fr^(k−1)/Σ_r Fr^(r−1) of those
+ * on their last try.
+ */
+function orbitMix(
+  classes: readonly OrbitClass[],
+  freshFail: Float64Array,
+  retryFail: Float64Array,
+): OrbitMix {
+  const held = new Float64Array(classes.length);
+  const last = new Float64Array(classes.length);
+  let total = 0;
+  classes.forEach((entry, p) => {
+    const k = entry.retryLimit;
+    if (k === 0 || entry.arrivalRate <= 0) return;
+    const fr = retryFail[p] as number;
+    let sum = 0;
+    let term = 1;
+    for (let r = 1; r <= k; r++) {
+      sum += term;
+      if (r === k) last[p] = term;
+      term *= fr;
+    }
+    last[p] = (last[p] as number) / sum;
+    // At least a sliver of every class that can retry, so its rate is defined from the start.
+    const share =
+      entry.arrivalRate * entry.meanBackoff * Math.max(freshFail[p] as number, 1e-12) * sum;
+    held[p] = share;
+    total += share;
+  });
+  const rate = new Float64Array(classes.length);
+  classes.forEach((entry, p) => {
+    if (total > 0) rate[p] = (held[p] as number) / total / entry.meanBackoff;
+  });
+  return { rate, last };
+}
+
+/** θ_p(L) for L = 0 … m − 1. */
+function fateTable(entry: OrbitClass, m: number): Float64Array {
+  const table = new Float64Array(m);
+  const x = entry.timeout;
+  if (!(x > 0) || x === Number.POSITIVE_INFINITY) return table;
+  if (entry.timeoutLaw === 'exponential') {
+    // P(Exp with mean x < Erlang(L + 1, 1)) = 1 − (x/(1 + x))^(L+1).
+    const beat = x / (1 + x);
+    let power = 1;
+    for (let L = 0; L < m; L++) {
+      power *= beat;
+      table[L] = 1 - power;
+    }
+    return table;
+  }
+  // P(Poisson(x) ≤ L), the Poisson terms in log space.
+  const logX = Math.log(x);
+  let logTerm = -x;
+  let cdf = Math.exp(logTerm);
+  for (let L = 0; L < m; L++) {
+    if (L > 0) {
+      logTerm += logX - Math.log(L);
+      cdf += Math.exp(logTerm);
+    }
+    table[L] = Math.min(cdf, 1);
+  }
+  return table;
+}
+
+/** A first number of orbit levels: a few times the orbit a request would fill at worst. */
+function initialLevels(classes: readonly OrbitClass[]): number {
+  let most = 0;
+  for (const entry of classes) most += entry.arrivalRate * entry.meanBackoff * entry.retryLimit;
+  return Math.max(32, Math.ceil(2 * most) + 16);
+}
+
+function checkService(service: Readonly<OrbitService>): void {
+  const { capacity, queue, classes } = service;
+  if (!(Number.isFinite(capacity) && capacity > 0)) {
+    throw new RangeError(`capacity should be a positive number per second, got ${capacity}`);
+  }
+  if (!(Number.isInteger(queue) && queue >= 1)) {
+    throw new RangeError(`queue should be an integer ≥ 1, got ${queue}`);
+  }
+  if (classes.length === 0) throw new RangeError('classes should not be empty');
+  classes.forEach((entry, p) => {
+    if (!(Number.isFinite(entry.arrivalRate) && entry.arrivalRate >= 0)) {
+      throw new RangeError(`classes[${p}].arrivalRate should be ≥ 0, got ${entry.arrivalRate}`);
+    }
+    if (!(Number.isInteger(entry.retryLimit) && entry.retryLimit >= 0)) {
+      throw new RangeError(
+        `classes[${p}].retryLimit should be an integer ≥ 0, got ${entry.retryLimit}`,
+      );
+    }
+    if (!(Number.isFinite(entry.meanBackoff) && entry.meanBackoff > 0)) {
+      throw new RangeError(
+        `classes[${p}].meanBackoff should be a positive number of seconds, got ${entry.meanBackoff}`,
+      );
+    }
+  });
+}
