@@ -19,6 +19,7 @@ const integration = {
     'test/policy/retry/conformance/**/*.test.ts',
     ...files('test/experiments/timeouts', 'live'),
     ...files('test/cli', 'analyzeEquilibria', 'analyzeLoadLine', 'analyzeRoutingTimeouts', 'cli'),
+    ...files('test/cli', 'analyzeLaw'),
     ...files('test/cli', 'decimalOptions', 'exitCodes', 'fig5Out', 'generate', 'meshAndProxy'),
     ...files('test/cli', 'meshEnvoy', 'meshGatewayApi', 'meshIstio', 'meshK8s', 'meshLinkerd'),
     ...files('test/cli', 'optionChecks', 'outputErrors', 'outputPaths', 'simulateNetwork', 'xds'),

@@ -2,6 +2,7 @@ import { type Command, Option } from 'commander';
 import { analyzeNetwork } from '../model/network/analyzeNetwork.js';
 import { analyzeSweep } from '../model/network/analyzeSweep.js';
 import type { NetworkReport } from '../model/network/NetworkReport.js';
+import { ANALYSIS_LAWS, type AnalysisLaw, orbitLawRefusal } from '../model/network/orbitLaw.js';
 import { loadRisesWith } from '../model/network/SweptParameter.js';
 import type { ModelName } from '../model/phi/Phi.js';
 import { branchesText } from '../report/branchesText.js';
@@ -31,6 +32,8 @@ export interface AnalyzeOptions extends NetworkSource {
   readonly sweep?: string;
   /** Write the sweep as CSV to this file. */
   readonly csv?: string;
+  /** The law (`--law`): mean-field (default) or orbit. */
+  readonly law?: AnalysisLaw;
 }
 
 /** `difftry analyze`: solves the model for a network (or a sweep of it). */
@@ -45,8 +48,14 @@ export async function analyzeCommand(options: AnalyzeOptions): Promise<CommandOu
     retries: options.retries,
     timeoutMs: options.timeout,
   });
+  const law = options.law ?? 'mean-field';
+  if (law === 'orbit') {
+    if (options.sweep !== undefined) throw new UsageError('--law orbit: not with --sweep yet');
+    const refusal = orbitLawRefusal(model);
+    if (refusal !== undefined) throw new UsageError(`--law orbit: ${refusal}`);
+  }
   if (options.sweep === undefined) {
-    const report = analyzeNetwork(model);
+    const report = analyzeNetwork(model, { law });
     const stdout = options.json ? JSON.stringify(report, null, 2) : formatAnalysis(report);
     return report.converged
       ? { stdout }
@@ -296,6 +305,12 @@ export function registerAnalyzeCommand(program: Command, emit: Emit): void {
         "a per-try timeout at every hop, every class (replaces the classes' timeoutMs): an " +
           'accepted attempt not back in time is abandoned by its caller while the service still does its work',
       ).argParser(positiveNumber('--timeout')),
+    )
+    .addOption(
+      new Option(
+        '--law <law>',
+        'mean-field (default): the queue at the mean load; orbit: the requests waiting to retry and the queue as one Markov chain, which keeps the retry load’s swing (stand-alone mm1m services so far; docs/model.md)',
+      ).choices(ANALYSIS_LAWS),
     )
     .option('--sweep <spec>', "vary one arrival rate or capacity, e.g. 'frontend.low=50:250:25'")
     .option('--csv <file>', 'with --sweep: also write the rows as CSV to this file')

@@ -11,6 +11,13 @@ export {
 } from './backoff/retryDelay.js';
 export * from './distributions/index.js';
 export {
+  type RetryQueueClass,
+  type RetryQueueClassFigures,
+  type RetryQueueFigures,
+  type RetryQueueService,
+  solveRetryQueue,
+} from './exact/retryQueueChain.js';
+export {
   type AnalyzeOptions,
   analyzeNetwork,
 } from './network/analyzeNetwork.js';
@@ -37,6 +44,12 @@ export type {
   ServiceClassAnalysis,
 } from './network/NetworkReport.js';
 export { nominalLoads } from './network/nominalLoads.js';
+export {
+  ANALYSIS_LAWS,
+  type AnalysisLaw,
+  isAnalysisLaw,
+  orbitLawRefusal,
+} from './network/orbitLaw.js';
 export type { Swing } from './network/relaxCalls.js';
 export {
   type RoutingEquilibria,
@@ -79,6 +92,14 @@ export {
   phiFor,
 } from './phi/index.js';
 export { mm1mMeanSojourn, mm1mSojournTail } from './queue/mm1mSojourn.js';
+export {
+  type OrbitClass,
+  type OrbitClassFigures,
+  type OrbitFigures,
+  type OrbitMode,
+  type OrbitService,
+  orbitQueue,
+} from './queue/orbitQueue.js';
 export {
   type TimedServiceLoad,
   timedOfferedLoad,

@@ -1,4 +1,5 @@
 import { type BackoffDescription, DEFAULT_BACKOFF } from '../model/backoff/BackoffDescription.js';
+import { meanRetryDelays } from '../model/backoff/meanRetryDelays.js';
 import { retryDelayLaw } from '../model/backoff/retryDelay.js';
 import { serviceTimeDistribution } from '../model/distributions/index.js';
 import type { NetworkCall, NetworkModel } from '../model/network/NetworkModel.js';
@@ -80,8 +81,18 @@ export function toNetworkModel(
     const name = classNames[p] as string;
     return override(name) ?? network.classes[p]?.retries ?? 0;
   };
+  // The most retries the class makes at any hop, so every retry's mean delay is there.
+  const maxClassLimit = (p: number) => {
+    const name = classNames[p] as string;
+    if (override(name) !== undefined) return classLimit(p);
+    return Math.max(classLimit(p), ...network.services.map((s) => s.retries?.[name] ?? 0));
+  };
   return {
-    classes: network.classes.map((c, p) => ({ name: c.name, retryLimit: classLimit(p) })),
+    classes: network.classes.map((c, p) => ({
+      name: c.name,
+      retryLimit: classLimit(p),
+      meanBackoffs: meanRetryDelays(classBackoff(network, p), maxClassLimit(p)),
+    })),
     services: network.services.map((service) => {
       const retryLimits = classNames.map((name, p) =>
         override(name) !== undefined ? classLimit(p) : (service.retries?.[name] ?? classLimit(p)),

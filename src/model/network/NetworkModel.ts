@@ -22,6 +22,12 @@ export interface NetworkClass {
   readonly name: string;
   /** k_p, the default retry limit of the class at every hop. */
   readonly retryLimit: number;
+  /**
+   * The mean delay before each retry r = 1, 2, … of the class, seconds (the last stands for the
+   * rest): what the orbit law (`law: 'orbit'`) reads of its backoff. Default 0.1 s, the mean of
+   * `DEFAULT_BACKOFF`. The mean-field law does not depend on it.
+   */
+  readonly meanBackoffs?: readonly number[];
 }
 
 /** A service of the network. */

@@ -9,6 +9,7 @@ import type {
   NetworkReport,
   ServiceAnalysis,
 } from './NetworkReport.js';
+import { type AnalysisLaw, orbitEquilibria } from './orbitLaw.js';
 import { type RoutingEquilibria, routingEquilibria } from './routingEquilibria.js';
 import type { CallSolution } from './solveCalls.js';
 import { solveRouting } from './solveRouting.js';
@@ -35,6 +36,12 @@ export interface AnalyzeOptions {
    * @default none (the equilibria are solved for)
    */
   readonly equilibria?: CallEquilibria | RoutingEquilibria;
+  /**
+   * The law: `mean-field` (the default) or `orbit` (docs/model.md, "The orbit law"), which so far
+   * covers networks of stand-alone M/M/1/m services (`orbitLawRefusal` says why another is not).
+   * @default 'mean-field'
+   */
+  readonly law?: AnalysisLaw;
 }
 
 /**
@@ -131,7 +138,25 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
   let swinging: NetworkReport['swinging'];
   let tippedAt: number | undefined;
   let stormUnsettled = false;
-  if (timedRouting) {
+  if (options.law === 'orbit') {
+    for (const { kind, services } of orbitEquilibria(network).equilibria) {
+      states.push({
+        kind,
+        stable: true,
+        state: {
+          in: services.map((x) => x.in),
+          out: services.map((x) => x.out),
+          attempts: services.map((x) => x.attempts),
+          rejection: services.map((x) => x.rejection),
+          s: services.map((x) => x.s),
+          completion: services.map((x) => x.rejection.map((r) => 1 - r)),
+        },
+      });
+    }
+    converged = true;
+    iterations = 1;
+    residual = 0;
+  } else if (timedRouting) {
     const given = options.equilibria ?? routingEquilibria(network, options);
     if (!('form' in given)) {
       throw new TypeError('equilibria: a routing network needs RoutingEquilibria');

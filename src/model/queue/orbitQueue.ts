@@ -32,8 +32,12 @@ export interface OrbitClass {
   readonly timeout: number;
   /** How the timeout is distributed: `fixed` (default) or `exponential` with that mean. */
   readonly timeoutLaw?: 'fixed' | 'exponential';
-  /** The mean backoff before a retry, seconds (the orbit's mean sojourn). */
-  readonly meanBackoff: number;
+  /**
+   * The mean backoff before a retry, seconds (the orbit's mean sojourn): one for every retry,
+   * or per retry (r = 1 … k; the last one given stands for the rest), as an exponential backoff
+   * grows.
+   */
+  readonly meanBackoff: number | readonly number[];
 }
 
 /** One service as {@link orbitQueue} sees it. */
@@ -70,7 +74,30 @@ export interface OrbitFigures {
   readonly topMass: number;
   /** Fixed-point iterations of the orbit's mix. */
   readonly iterations: number;
+  /**
+   * The chain's metastable states, lowest orbit first: one when the orbit's stationary law has
+   * one peak; two — a healthy state and a retry storm — when it has two separated by a trough
+   * holding under 1 % of the lower peak. Each is the stationary law conditioned on its side of
+   * the trough, the state a service stays in for long once there.
+   */
+  readonly modes: readonly OrbitMode[];
+  /** The stationary probability of each orbit level n = 0 … `levels`. */
+  readonly orbitLaw: readonly number[];
 }
+
+/** One metastable state of the orbit law. */
+export interface OrbitMode {
+  readonly classes: readonly OrbitClassFigures[];
+  readonly offeredLoad: number;
+  readonly meanOrbit: number;
+  /** Its stationary probability: the share of time the service spends in it in the long run. */
+  readonly weight: number;
+  /** The orbit levels it covers, [from, to]. */
+  readonly levels: readonly [number, number];
+}
+
+/** A trough between two peaks of the orbit's law below this share of the lower peak splits it. */
+const TROUGH_RATIO = 0.1;
 
 /** Iterations of the orbit's mix at most. */
 const MAX_MIX_ITERATIONS = 60;
@@ -122,9 +149,27 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
     freshFail = result.freshFail;
     retryFail = result.retryFail;
     if (moved < MIX_TOLERANCE) break;
+    // Fewer levels where the law has no mass (the first guesses may have asked for many).
+    if (retrying) levels = Math.max(levels >= 64 ? usedLevels(result.pi) : levels, 32);
   }
   if (result === undefined) throw new Error('unreachable');
-  return { ...result.figures, iterations };
+  const settled = result;
+  const marginal = levelMarginal(settled.pi);
+  const trough = metastableTrough(marginal);
+  const modes: OrbitMode[] =
+    trough === undefined ? [modeOf(0, levels)] : [modeOf(0, trough), modeOf(trough, levels)];
+  return { ...settled.figures, iterations, modes, orbitLaw: Array.from(marginal) };
+
+  function modeOf(from: number, to: number): OrbitMode {
+    const part = figuresOf(settled.pi, levels, settled.mix, from, to);
+    return {
+      classes: part.figures.classes,
+      offeredLoad: part.figures.offeredLoad,
+      meanOrbit: part.figures.meanOrbit,
+      weight: part.mass,
+      levels: [from, to],
+    };
+  }
 
   function solveAt(levels: number, mix: OrbitMix) {
     const size = phases * phases;
@@ -180,10 +225,19 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
       return block;
     };
     const { pi } = solveLevelQbd({ phases, levels, up, down, within });
-    return figuresOf(pi, levels, mix);
+    return { ...figuresOf(pi, levels, mix), pi, mix };
   }
 
-  function figuresOf(pi: readonly Float64Array[], levels: number, mix: OrbitMix) {
+  /** The figures of the stationary law π, or of π conditioned on the levels [from, to]. */
+  function figuresOf(
+    pi: readonly Float64Array[],
+    levels: number,
+    mix: OrbitMix,
+    from = 0,
+    to = levels,
+  ) {
+    let mass = 0;
+    for (let n = from; n <= to; n++) for (const w of pi[n] as Float64Array) mass += w;
     // Per class: fresh attempts, fresh failures, retry attempts, retry failures, and of each
     // attempt kind the rejections on arrival.
     const freshRate = new Float64Array(classCount);
@@ -196,8 +250,9 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
     let topMass = 0;
     const topFrom = Math.floor(levels * 0.9);
     pi.forEach((level, n) => {
+      if (n < from || n > to) return;
       for (let L = 0; L <= m; L++) {
-        const w = level[L] as number;
+        const w = (level[L] as number) / mass;
         if (w === 0) continue;
         meanOrbit += w * n;
         if (n >= topFrom && n > 0) topMass += w;
@@ -247,6 +302,7 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
       freshFail,
       retryFail,
       topMass,
+      mass,
       figures: {
         classes: figures,
         offeredLoad: attemptRate / mu,
@@ -258,6 +314,57 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
   }
 }
 
+/**
+ * Levels enough for π: twice the highest level holding more than 1e-30 of the peak level's
+ * mass, so a re-solve keeps every level that matters and a margin for the truncation test.
+ */
+function usedLevels(pi: readonly Float64Array[]): number {
+  const marginal = levelMarginal(pi);
+  let peak = 0;
+  for (const w of marginal) peak = Math.max(peak, w);
+  let last = 0;
+  marginal.forEach((w, n) => {
+    if (w > 1e-30 * peak) last = n;
+  });
+  return Math.min(pi.length - 1, Math.ceil(last * 1.25) + 16);
+}
+
+/** The stationary probability of each orbit level. */
+function levelMarginal(pi: readonly Float64Array[]): Float64Array {
+  const marginal = new Float64Array(pi.length);
+  pi.forEach((level, n) => {
+    let sum = 0;
+    for (const w of level) sum += w;
+    marginal[n] = sum;
+  });
+  return marginal;
+}
+
+/**
+ * The level of the deepest trough between the lowest and the highest peak of the orbit's law,
+ * when it holds less than {@link TROUGH_RATIO} of the lower of the two peaks (two metastable
+ * states), else undefined (one).
+ */
+export function metastableTrough(marginal: ArrayLike<number>): number | undefined {
+  const peaks: number[] = [];
+  for (let n = 0; n < marginal.length; n++) {
+    const here = marginal[n] as number;
+    if (!(here > 0)) continue;
+    const before = n > 0 ? (marginal[n - 1] as number) : -1;
+    const after = n + 1 < marginal.length ? (marginal[n + 1] as number) : -1;
+    if (here > before && here >= after) peaks.push(n);
+  }
+  if (peaks.length < 2) return undefined;
+  const low = peaks[0] as number;
+  const high = peaks[peaks.length - 1] as number;
+  let trough = low;
+  for (let n = low; n <= high; n++) {
+    if ((marginal[n] as number) < (marginal[trough] as number)) trough = n;
+  }
+  const lower = Math.min(marginal[low] as number, marginal[high] as number);
+  return (marginal[trough] as number) < TROUGH_RATIO * lower ? trough : undefined;
+}
+
 /** The orbit's mix: per request in it, each class's retry rate, and the chance a retry is last. */
 interface OrbitMix {
   readonly rate: Float64Array;
@@ -266,41 +373,50 @@ interface OrbitMix {
 
 /**
  * The orbit's mean mix from the failure probabilities of fresh attempts and retries: requests
- * enter the orbit with r retries used (r = 1 … k_p) at rate λ_p F0 Fr^(r−1) and stay d_p
- * (Little), so class p holds λ_p d_p F0 Σ_r Fr^(r−1) of it, a share Fr^(k−1)/Σ_r Fr^(r−1) of those
- * on their last try.
+ * enter the orbit with r retries used (r = 1 … k_p) at rate λ_p F0 Fr^(r−1) and stay d_p,r there
+ * (Little), so class p holds λ_p F0 Σ_r Fr^(r−1) d_p,r of it, and sends retries at
+ * λ_p F0 Σ_r Fr^(r−1) per second, of which the share Fr^(k−1) / Σ_r Fr^(r−1) are last tries.
+ * Per request in the orbit: class p's retry rate is its retries per second over the orbit's
+ * mean population.
  */
 function orbitMix(
   classes: readonly OrbitClass[],
   freshFail: Float64Array,
   retryFail: Float64Array,
 ): OrbitMix {
-  const held = new Float64Array(classes.length);
+  const retries = new Float64Array(classes.length);
   const last = new Float64Array(classes.length);
-  let total = 0;
+  let population = 0;
   classes.forEach((entry, p) => {
     const k = entry.retryLimit;
     if (k === 0 || entry.arrivalRate <= 0) return;
     const fr = retryFail[p] as number;
-    let sum = 0;
+    // At least a sliver of every class that can retry, so its rate is defined from the start.
+    const entering = entry.arrivalRate * Math.max(freshFail[p] as number, 1e-12);
+    let sent = 0;
+    let held = 0;
     let term = 1;
     for (let r = 1; r <= k; r++) {
-      sum += term;
+      sent += term;
+      held += term * backoffOf(entry, r);
       if (r === k) last[p] = term;
       term *= fr;
     }
-    last[p] = (last[p] as number) / sum;
-    // At least a sliver of every class that can retry, so its rate is defined from the start.
-    const share =
-      entry.arrivalRate * entry.meanBackoff * Math.max(freshFail[p] as number, 1e-12) * sum;
-    held[p] = share;
-    total += share;
+    last[p] = (last[p] as number) / sent;
+    retries[p] = entering * sent;
+    population += entering * held;
   });
   const rate = new Float64Array(classes.length);
-  classes.forEach((entry, p) => {
-    if (total > 0) rate[p] = (held[p] as number) / total / entry.meanBackoff;
-  });
+  if (population > 0)
+    for (let p = 0; p < classes.length; p++) rate[p] = (retries[p] as number) / population;
   return { rate, last };
+}
+
+/** d_p,r: the mean backoff before class p's retry r, seconds. */
+function backoffOf(entry: OrbitClass, r: number): number {
+  const given = entry.meanBackoff;
+  if (typeof given === 'number') return given;
+  return given[Math.min(r, given.length) - 1] as number;
 }
 
 /** θ_p(L) for L = 0 … m − 1. */
@@ -335,7 +451,9 @@ function fateTable(entry: OrbitClass, m: number): Float64Array {
 /** A first number of orbit levels: a few times the orbit a request would fill at worst. */
 function initialLevels(classes: readonly OrbitClass[]): number {
   let most = 0;
-  for (const entry of classes) most += entry.arrivalRate * entry.meanBackoff * entry.retryLimit;
+  for (const entry of classes) {
+    for (let r = 1; r <= entry.retryLimit; r++) most += entry.arrivalRate * backoffOf(entry, r);
+  }
   return Math.max(32, Math.ceil(2 * most) + 16);
 }
 
@@ -357,9 +475,10 @@ function checkService(service: Readonly<OrbitService>): void {
         `classes[${p}].retryLimit should be an integer ≥ 0, got ${entry.retryLimit}`,
       );
     }
-    if (!(Number.isFinite(entry.meanBackoff) && entry.meanBackoff > 0)) {
+    const means = typeof entry.meanBackoff === 'number' ? [entry.meanBackoff] : entry.meanBackoff;
+    if (means.length === 0 || !means.every((d) => Number.isFinite(d) && d > 0)) {
       throw new RangeError(
-        `classes[${p}].meanBackoff should be a positive number of seconds, got ${entry.meanBackoff}`,
+        `classes[${p}].meanBackoff should be positive numbers of seconds, got ${JSON.stringify(entry.meanBackoff)}`,
       );
     }
   });

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { solveRetryQueue } from '../../../src/model/exact/retryQueueChain.js';
 import { mm1mSojournTail } from '../../../src/model/queue/mm1mSojourn.js';
-import { type OrbitClass, orbitQueue } from '../../../src/model/queue/orbitQueue.js';
+import {
+  metastableTrough,
+  type OrbitClass,
+  orbitQueue,
+} from '../../../src/model/queue/orbitQueue.js';
 
 /** M/M/1/m: the share of time with n present, ∝ ρ^n. */
 function mm1m(rho: number, m: number): number[] {
@@ -125,6 +129,32 @@ describe('the orbit law of one service', () => {
       );
     }
     expect(figures.topMass).toBeLessThan(1e-10);
+  });
+
+  it('splits a bistable service into its healthy state and its storm', () => {
+    // k = 5, T = 10/μ, λ = μ/2, m = 50, 100 ms backoff: the mean field's healthy ρ ≈ 0.5 and
+    // storm ρ = 3 (every request makes all 6 attempts).
+    const figures = orbitQueue({
+      capacity: 100,
+      queue: 50,
+      classes: [{ arrivalRate: 50, retryLimit: 5, timeout: 10, meanBackoff: 0.1 }],
+    });
+    expect(figures.modes).toHaveLength(2);
+    const [healthy, storm] = figures.modes;
+    expect(healthy?.offeredLoad).toBeCloseTo(0.5, 1);
+    expect(healthy?.classes[0]?.requestRejection).toBeLessThan(0.01);
+    expect(storm?.offeredLoad).toBeCloseTo(3, 2);
+    expect(storm?.classes[0]?.requestRejection).toBeGreaterThan(0.99);
+    expect((healthy?.weight ?? 0) + (storm?.weight ?? 0)).toBeGreaterThan(1 - 1e-9);
+    expect(figures.orbitLaw.reduce((sum, w) => sum + w, 0)).toBeCloseTo(1, 12);
+  });
+
+  it('finds a trough only between two separated peaks', () => {
+    expect(metastableTrough([0.5, 0.3, 0.15, 0.05])).toBeUndefined();
+    expect(metastableTrough([0.2, 0.3, 0.25, 0.2])).toBeUndefined();
+    expect(metastableTrough([0.3, 0.01, 0.2, 0.49])).toBe(1);
+    // A dip, not a trough: under a tenth of the lower peak is needed.
+    expect(metastableTrough([0.3, 0.2, 0.5])).toBeUndefined();
   });
 
   it('refuses bad input, saying what', () => {
