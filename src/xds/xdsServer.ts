@@ -3,7 +3,13 @@ import { anyPack } from '@bufbuild/protobuf/wkt';
 import { Server, type ServerDuplexStream, type ServiceDefinition, status } from '@grpc/grpc-js';
 import { meshPlan } from '../spec/meshes/meshPlan.js';
 import type { NetworkSpec } from '../spec/schema.js';
-import { type AdsRequest, type AdsResponse, AdsSession, type AdsSnapshot } from './AdsSession.js';
+import {
+  type AdsRequest,
+  type AdsRequestKind,
+  type AdsResponse,
+  AdsSession,
+  type AdsSnapshot,
+} from './AdsSession.js';
 import { bindGrpcServer } from './bindGrpcServer.js';
 import { envoyMessage, parseEnvoy } from './envoyApi.js';
 import { NackLog, type NackRepeats } from './NackLog.js';
@@ -54,15 +60,7 @@ export interface XdsRequestEvent {
    * `refused` for one over a limit, which ends the stream), or `closed`: not a request, the end
    * of a stream that still had NACKs counted and not logged (`unlogged`).
    */
-  readonly kind:
-    | 'initial'
-    | 'ack'
-    | 'nack'
-    | 'stale'
-    | 'subscription'
-    | 'unknown'
-    | 'refused'
-    | 'closed';
+  readonly kind: AdsRequestKind | 'closed';
   /** The type asked for ('' for `closed`). */
   readonly typeUrl: string;
   /** The names asked for (none for `refused` and `closed`). */

@@ -1,3 +1,4 @@
+import { checkRetryingService } from '../queue/checkRetryingService.js';
 import { stationaryDistribution } from './stationaryDistribution.js';
 
 /**
@@ -292,26 +293,11 @@ function stateBound(m: number, symbols: number, backoffSlots: number, maxBackoff
 }
 
 function checkService(service: Readonly<RetryQueueService>, maxBackoff: number): void {
-  const { capacity, queue, classes } = service;
-  if (!(Number.isFinite(capacity) && capacity > 0)) {
-    throw new RangeError(`capacity should be a positive number per second, got ${capacity}`);
-  }
-  if (!(Number.isInteger(queue) && queue >= 1)) {
-    throw new RangeError(`queue should be an integer ≥ 1, got ${queue}`);
-  }
+  checkRetryingService(service);
   if (!(Number.isInteger(maxBackoff) && maxBackoff >= 0)) {
     throw new RangeError(`maxBackoff should be an integer ≥ 0, got ${maxBackoff}`);
   }
-  if (classes.length === 0) throw new RangeError('classes should not be empty');
-  classes.forEach((entry, p) => {
-    if (!(Number.isFinite(entry.arrivalRate) && entry.arrivalRate >= 0)) {
-      throw new RangeError(`classes[${p}].arrivalRate should be ≥ 0, got ${entry.arrivalRate}`);
-    }
-    if (!(Number.isInteger(entry.retryLimit) && entry.retryLimit >= 0)) {
-      throw new RangeError(
-        `classes[${p}].retryLimit should be an integer ≥ 0, got ${entry.retryLimit}`,
-      );
-    }
+  service.classes.forEach((entry, p) => {
     if (!(entry.meanTimeout > 0)) {
       throw new RangeError(
         `classes[${p}].meanTimeout should be > 0 (or Infinity), got ${entry.meanTimeout}`,

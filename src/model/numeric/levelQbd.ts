@@ -1,3 +1,5 @@
+import { solveDense } from './solveDense.js';
+
 /**
  * A level-dependent quasi-birth–death process on levels 0 … N, each with the same P phases: a
  * continuous-time Markov chain whose transitions move at most one level. Its generator is given
@@ -182,37 +184,8 @@ function nullVector(q: Float64Array, p: number): Float64Array {
   for (let j = 0; j < p; j++) a[(p - 1) * p + j] = 1;
   const rhs = new Float64Array(p);
   rhs[p - 1] = 1;
-  // Gaussian elimination with partial pivoting.
-  for (let c = 0; c < p; c++) {
-    let best = c;
-    for (let r = c + 1; r < p; r++) {
-      if (Math.abs(a[r * p + c] as number) > Math.abs(a[best * p + c] as number)) best = r;
-    }
-    if (best !== c) {
-      for (let j = 0; j < p; j++) {
-        const t = a[c * p + j] as number;
-        a[c * p + j] = a[best * p + j] as number;
-        a[best * p + j] = t;
-      }
-      const t = rhs[c] as number;
-      rhs[c] = rhs[best] as number;
-      rhs[best] = t;
-    }
-    const d = a[c * p + c] as number;
-    if (d === 0) throw new RangeError('the chain has no unique stationary distribution');
-    for (let r = c + 1; r < p; r++) {
-      const f = (a[r * p + c] as number) / d;
-      if (f === 0) continue;
-      for (let j = c; j < p; j++)
-        a[r * p + j] = (a[r * p + j] as number) - f * (a[c * p + j] as number);
-      rhs[r] = (rhs[r] as number) - f * (rhs[c] as number);
-    }
-  }
-  const x = new Float64Array(p);
-  for (let i = p - 1; i >= 0; i--) {
-    let v = rhs[i] as number;
-    for (let j = i + 1; j < p; j++) v -= (a[i * p + j] as number) * (x[j] as number);
-    x[i] = Math.max(0, v / (a[i * p + i] as number));
-  }
+  const x = solveDense(a, rhs, p);
+  if (x === undefined) throw new RangeError('the chain has no unique stationary distribution');
+  for (let i = 0; i < p; i++) x[i] = Math.max(0, x[i] as number);
   return x;
 }

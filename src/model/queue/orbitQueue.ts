@@ -1,4 +1,5 @@
 import { solveLevelQbd } from '../numeric/levelQbd.js';
+import { checkRetryingService } from './checkRetryingService.js';
 
 /**
  * The second-order law of one service with retries and per-try timeouts (docs/model.md, "The
@@ -100,9 +101,15 @@ export interface OrbitMode {
 const TROUGH_RATIO = 0.1;
 
 /** Iterations of the orbit's mix at most. */
-const MAX_MIX_ITERATIONS = 60;
-/** The mix is settled when no class's failure probabilities move by more than this. */
-const MIX_TOLERANCE = 1e-10;
+const MAX_MIX_ITERATIONS = 30;
+/**
+ * The mix is settled when no class's failure probabilities move by more than this. Where a
+ * service is bistable its stationary law weighs two states whose balance is exponentially
+ * sensitive, and the failure probabilities of the whole law move by about 1e-5 from one solve
+ * to the next however close the mix: tighter would not settle, and the figures are read to four
+ * decimals.
+ */
+const MIX_TOLERANCE = 1e-5;
 /** The top tenth of the levels must hold less than this, else the levels are doubled. */
 const TOP_MASS_TOLERANCE = 1e-10;
 
@@ -131,6 +138,8 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
   let levels = retrying ? initialLevels(classes) : 0;
   let result: ReturnType<typeof solveAt> | undefined;
   let iterations = 0;
+  let damping = 1;
+  let lastMoved = Number.POSITIVE_INFINITY;
   for (; iterations < MAX_MIX_ITERATIONS; iterations++) {
     const mix = orbitMix(classes, freshFail, retryFail);
     result = solveAt(levels, mix);
@@ -146,9 +155,23 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
         Math.abs((result.retryFail[p] as number) - (retryFail[p] as number)),
       );
     }
-    freshFail = result.freshFail;
-    retryFail = result.retryFail;
-    if (moved < MIX_TOLERANCE) break;
+    if (moved < MIX_TOLERANCE) {
+      freshFail = result.freshFail;
+      retryFail = result.retryFail;
+      break;
+    }
+    // A map that does not contract (a bistable service's mix swings between its states) is
+    // damped, more each time it fails to.
+    if (moved > 0.7 * lastMoved) damping = Math.max(damping / 2, 1 / 64);
+    lastMoved = moved;
+    for (let p = 0; p < classCount; p++) {
+      freshFail[p] =
+        (freshFail[p] as number) +
+        damping * ((result.freshFail[p] as number) - (freshFail[p] as number));
+      retryFail[p] =
+        (retryFail[p] as number) +
+        damping * ((result.retryFail[p] as number) - (retryFail[p] as number));
+    }
     // Fewer levels where the law has no mass (the first guesses may have asked for many).
     if (retrying) levels = Math.max(levels >= 64 ? usedLevels(result.pi) : levels, 32);
   }
@@ -458,23 +481,8 @@ function initialLevels(classes: readonly OrbitClass[]): number {
 }
 
 function checkService(service: Readonly<OrbitService>): void {
-  const { capacity, queue, classes } = service;
-  if (!(Number.isFinite(capacity) && capacity > 0)) {
-    throw new RangeError(`capacity should be a positive number per second, got ${capacity}`);
-  }
-  if (!(Number.isInteger(queue) && queue >= 1)) {
-    throw new RangeError(`queue should be an integer ≥ 1, got ${queue}`);
-  }
-  if (classes.length === 0) throw new RangeError('classes should not be empty');
-  classes.forEach((entry, p) => {
-    if (!(Number.isFinite(entry.arrivalRate) && entry.arrivalRate >= 0)) {
-      throw new RangeError(`classes[${p}].arrivalRate should be ≥ 0, got ${entry.arrivalRate}`);
-    }
-    if (!(Number.isInteger(entry.retryLimit) && entry.retryLimit >= 0)) {
-      throw new RangeError(
-        `classes[${p}].retryLimit should be an integer ≥ 0, got ${entry.retryLimit}`,
-      );
-    }
+  checkRetryingService(service);
+  service.classes.forEach((entry, p) => {
     const means = typeof entry.meanBackoff === 'number' ? [entry.meanBackoff] : entry.meanBackoff;
     if (means.length === 0 || !means.every((d) => Number.isFinite(d) && d > 0)) {
       throw new RangeError(
