@@ -1,3 +1,4 @@
+import { AndersonMixer } from '../numeric/anderson.js';
 import { solveLevelQbd } from '../numeric/levelQbd.js';
 import { checkRetryingService } from './checkRetryingService.js';
 
@@ -110,6 +111,9 @@ const MAX_MIX_ITERATIONS = 30;
  * decimals.
  */
 const MIX_TOLERANCE = 1e-5;
+/** Below this change, passes that do not halve it STALL_ITERATIONS times in a row end the mix. */
+const STALL_FLOOR = 1e-3;
+const STALL_ITERATIONS = 6;
 /** The top tenth of the levels must hold less than this, else the levels are doubled. */
 const TOP_MASS_TOLERANCE = 1e-10;
 
@@ -138,8 +142,11 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
   let levels = retrying ? initialLevels(classes) : 0;
   let result: ReturnType<typeof solveAt> | undefined;
   let iterations = 0;
-  let damping = 1;
-  let lastMoved = Number.POSITIVE_INFINITY;
+  const mixer = new AndersonMixer(2 * classCount, 4);
+  const current = new Float64Array(2 * classCount);
+  const image = new Float64Array(2 * classCount);
+  let bestMoved = Number.POSITIVE_INFINITY;
+  let bestAt = 0;
   for (; iterations < MAX_MIX_ITERATIONS; iterations++) {
     const mix = orbitMix(classes, freshFail, retryFail);
     result = solveAt(levels, mix);
@@ -155,22 +162,30 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
         Math.abs((result.retryFail[p] as number) - (retryFail[p] as number)),
       );
     }
-    if (moved < MIX_TOLERANCE) {
+    // Settled; or stuck at the noise floor of a bistable service's law (no halving of the change
+    // in STALL_ITERATIONS passes once it is below STALL_FLOOR): further passes only cost time.
+    if (moved < bestMoved / 2) {
+      bestMoved = moved;
+      bestAt = iterations;
+    }
+    const stalled = bestMoved < STALL_FLOOR && iterations - bestAt >= STALL_ITERATIONS;
+    if (moved < MIX_TOLERANCE || stalled) {
       freshFail = result.freshFail;
       retryFail = result.retryFail;
       break;
     }
-    // A map that does not contract (a bistable service's mix swings between its states) is
-    // damped, more each time it fails to.
-    if (moved > 0.7 * lastMoved) damping = Math.max(damping / 2, 1 / 64);
-    lastMoved = moved;
+    // Anderson acceleration of the map (F0, Fr) ↦ the law's own (F0, Fr): plain steps oscillate
+    // where the mix swings the queue (each solve overshoots the last), and damping them crawls.
     for (let p = 0; p < classCount; p++) {
-      freshFail[p] =
-        (freshFail[p] as number) +
-        damping * ((result.freshFail[p] as number) - (freshFail[p] as number));
-      retryFail[p] =
-        (retryFail[p] as number) +
-        damping * ((result.retryFail[p] as number) - (retryFail[p] as number));
+      current[p] = freshFail[p] as number;
+      current[classCount + p] = retryFail[p] as number;
+      image[p] = result.freshFail[p] as number;
+      image[classCount + p] = result.retryFail[p] as number;
+    }
+    mixer.step(current, image, current);
+    for (let p = 0; p < classCount; p++) {
+      freshFail[p] = Math.min(Math.max(current[p] as number, 0), 1);
+      retryFail[p] = Math.min(Math.max(current[classCount + p] as number, 0), 1);
     }
     // Fewer levels where the law has no mass (the first guesses may have asked for many).
     if (retrying) levels = Math.max(levels >= 64 ? usedLevels(result.pi) : levels, 32);
