@@ -98,6 +98,12 @@ for (const m of QUEUES) {
   }
 }
 
+console.log('# The orbit law on the flank below a storm: one service against the simulator\n');
+console.log(
+  'Made by `npm run validate:orbit-law` (scripts/orbit-law-grid.ts); docs/model.md, "The orbit law", says what it measures. ' +
+    'A gap is the mean over the runs of |R_run − R_law| for the law’s state nearer to each run (the orbit law’s healthy state or storm where it finds two). ' +
+    `μ = ${MU}/s, one class, backoff exponential with mean ${BACKOFF_S * 1000} ms. The times vary with the machine.\n`,
+);
 console.log(
   `Simulator: ${RUNS} runs of ${RUN.duration} s a point (warm-up ${RUN.warmup} s), seed ${SEED}.\n`,
 );
