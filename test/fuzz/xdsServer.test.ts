@@ -4,10 +4,10 @@ import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestLine } from '../../src/cli/xdsServe.js';
-import { parseNetwork } from '../../src/spec/parseNetwork.js';
 import { XDS_TYPES } from '../../src/xds/xdsResources.js';
 import { createXdsServer, type XdsServer } from '../../src/xds/xdsServer.js';
 import { type AdsStream, adsStream, type RawDiscoveryRequest, sleep } from '../xds/adsClient.js';
+import { XDS_TEST_NETWORK as NETWORK } from '../xds/xdsTestNetwork.js';
 import {
   checkForAWhile,
   failOnProblems,
@@ -23,18 +23,6 @@ import {
 // each run a well-formed client still gets its Listener, Route, Cluster and ClusterLoadAssignment.
 
 const TIME_LIMIT_MS = fuzzTimeLimitMs(3_000);
-
-const NETWORK = parseNetwork(
-  `
-classes:
-  - { name: gold, retries: 2 }
-  - { name: bronze, retries: 0 }
-services:
-  - { name: web, capacity: 100, queue: 10, arrivals: { gold: 1, bronze: 1 }, calls: [{ to: geo }] }
-  - { name: geo, capacity: 100, queue: 10 }
-`,
-  'net.yaml',
-);
 
 /** The longest line a request may make the CLI print: four fields of 200 characters, escaped. */
 const MAX_LINE_CHARS = 4 * 200 * 6 + 400;

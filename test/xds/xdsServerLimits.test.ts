@@ -2,26 +2,14 @@ import { connect as connectHttp2 } from 'node:http2';
 import { status } from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requestLine } from '../../src/cli/xdsServe.js';
-import { parseNetwork } from '../../src/spec/parseNetwork.js';
 import { XDS_TYPES } from '../../src/xds/xdsResources.js';
 import { createXdsServer, type XdsRequestEvent, type XdsServer } from '../../src/xds/xdsServer.js';
 import { type AdsStream, adsStream, sleep } from './adsClient.js';
+import { XDS_TEST_NETWORK as NETWORK } from './xdsTestNetwork.js';
 
 // The control plane's bounds, on real sockets with a raw ADS client: NACK floods log a line and a
 // count, client strings are escaped, unknown types are not kept, and the stream, name and size
 // limits end what goes over them with RESOURCE_EXHAUSTED.
-
-const NETWORK = parseNetwork(
-  `
-classes:
-  - { name: gold, retries: 2 }
-  - { name: bronze, retries: 0 }
-services:
-  - { name: web, capacity: 100, queue: 10, arrivals: { gold: 1, bronze: 1 }, calls: [{ to: geo }] }
-  - { name: geo, capacity: 100, queue: 10 }
-`,
-  'net.yaml',
-);
 
 const open: { servers: XdsServer[]; streams: AdsStream[] } = { servers: [], streams: [] };
 afterEach(async () => {
