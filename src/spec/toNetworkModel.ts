@@ -88,11 +88,17 @@ export function toNetworkModel(
     return Math.max(classLimit(p), ...network.services.map((s) => s.retries?.[name] ?? 0));
   };
   return {
-    classes: network.classes.map((c, p) => ({
-      name: c.name,
-      retryLimit: classLimit(p),
-      meanBackoffs: meanRetryDelays(classBackoff(network, p), maxClassLimit(p)),
-    })),
+    classes: network.classes.map((c, p) => {
+      const backoff = classBackoff(network, p);
+      // The default backoff is the model's default too: a class without one stays as it was.
+      return backoff === DEFAULT_BACKOFF
+        ? { name: c.name, retryLimit: classLimit(p) }
+        : {
+            name: c.name,
+            retryLimit: classLimit(p),
+            meanBackoffs: meanRetryDelays(backoff, maxClassLimit(p)),
+          };
+    }),
     services: network.services.map((service) => {
       const retryLimits = classNames.map((name, p) =>
         override(name) !== undefined ? classLimit(p) : (service.retries?.[name] ?? classLimit(p)),
