@@ -45,7 +45,7 @@ export interface Listener {
  * How often Node looks for connections past their headers or request timeout: a tenth of the
  * shorter bound, between 10 ms and 1 s, so a stalled client is cut within 10 % (or 1 s) of it.
  */
-function checkingIntervalMs(headersTimeoutMs: number): number {
+export function checkingIntervalMs(headersTimeoutMs: number): number {
   return Math.min(1000, Math.max(10, Math.floor(headersTimeoutMs / 10)));
 }
 

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { checkingIntervalMs } from '../mesh/httpListener.js';
 import { hostFieldRefusal } from '../policy/request/hostRefusal.js';
 import { allowedHosts, hostAndOriginRefusal } from './allowedHosts.js';
 import { isJsonMediaType } from './jsonMediaType.js';
@@ -109,8 +110,8 @@ export async function startUiServer(options: Readonly<UiServerOptions>): Promise
     {
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
-      // Node looks for timed-out requests on this period (30 s by default): a tenth of the bound.
-      connectionsCheckingInterval: Math.min(1000, Math.max(10, limits.headersTimeoutMs / 10)),
+      // Node looks for timed-out requests on this period (30 s by default), as the sidecar sets it.
+      connectionsCheckingInterval: checkingIntervalMs(limits.headersTimeoutMs),
     },
     (request, response) => {
       handle(request, response).catch((error: unknown) => {

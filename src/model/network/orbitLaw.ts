@@ -1,4 +1,5 @@
 import { DEFAULT_BACKOFF } from '../backoff/BackoffDescription.js';
+import { meanRetryDelays } from '../backoff/meanRetryDelays.js';
 import { type OrbitClass, type OrbitMode, orbitQueue } from '../queue/orbitQueue.js';
 import type { NetworkModel } from './NetworkModel.js';
 
@@ -18,9 +19,8 @@ export function isAnalysisLaw(name: unknown): name is AnalysisLaw {
   return typeof name === 'string' && (ANALYSIS_LAWS as readonly string[]).includes(name);
 }
 
-/** The mean of `DEFAULT_BACKOFF`, seconds: the orbit's sojourn when a class gives none. */
-const DEFAULT_MEAN_BACKOFF_S =
-  DEFAULT_BACKOFF.kind === 'random' ? DEFAULT_BACKOFF.meanMs / 1000 : 0.1;
+/** The mean delay of `DEFAULT_BACKOFF`, seconds: the orbit's sojourn when a class gives none. */
+const DEFAULT_MEAN_BACKOFFS = meanRetryDelays(DEFAULT_BACKOFF, 1);
 
 /**
  * Why the orbit law cannot analyse this network yet, naming what in it, or undefined when it
@@ -84,7 +84,7 @@ export function orbitEquilibria(network: NetworkModel): OrbitEquilibria {
         arrivalRate: service.arrivals[p] ?? 0,
         retryLimit: service.retryLimits[p] ?? c.retryLimit,
         timeout: service.capacity * (service.timeouts?.[p] ?? 0),
-        meanBackoff: c.meanBackoffs ?? DEFAULT_MEAN_BACKOFF_S,
+        meanBackoff: c.meanBackoffs ?? DEFAULT_MEAN_BACKOFFS,
       }),
     );
     const { modes } = orbitQueue({ capacity: service.capacity, queue: service.queue, classes });
