@@ -7,10 +7,24 @@
  * - plain sweeps of the current solver with no acceleration, damping or continuation
  *   (`relaxCalls(…, { accelerate: false })`), on every case.
  * Every result is checked: converged, and the same state as the peer's where both converge.
+ *
+ * Then the whole analysis (`analyzeNetwork`: both equilibria and the report) over seeds 0–9 of
+ * the µBench-like and DGG-like generators (issue 25's targets: worst ≤ 1 s at 1,000 services,
+ * ≤ 10 s at 10,000), worst and median, beside the previous rising-load search
+ * (bench/peers/previousRaiseLoad.ts) where it finishes in reasonable time; each seed's
+ * equilibria are checked to be the peer's. Sizes: `BENCH_CALL_GRAPH_SIZES` (default `1000`; the
+ * 10,000-service runs take hours today), peer sizes `BENCH_CALL_GRAPH_PEER` (default µBench at
+ * 1,000 only: DGG-like takes the previous search ~6 min a seed).
  */
 import { pathToFileURL } from 'node:url';
 import { chainNetwork } from '../scripts/lib/callCases.js';
+import { composeDgg } from '../scripts/lib/composedDgg.js';
 import { analyzeNetwork, type NetworkModel, solveCalls } from '../src/model/index.js';
+import {
+  type CallEquilibria,
+  callEquilibria,
+  sameEquilibrium,
+} from '../src/model/network/callEquilibria.js';
 import { compileCallPlan } from '../src/model/network/callPlan.js';
 import { CallSweep } from '../src/model/network/callSweep.js';
 import { relaxCalls } from '../src/model/network/relaxCalls.js';
@@ -20,8 +34,9 @@ import {
   parseNetwork,
   toNetworkModel,
 } from '../src/spec/index.js';
-import { medianMillis, report } from './harness.js';
+import { median, medianMillis, report } from './harness.js';
 import { gaussSeidelCalls } from './peers/gaussSeidelCalls.js';
+import { previousCallEquilibria } from './peers/previousRaiseLoad.js';
 
 /** The issue's chain: μ = 1000/s and m = 10 at every hop, γ = (50, 250) at the top, k = (5, 1). */
 const chain = (length: number): NetworkModel => chainNetwork(length, 1, 10);
@@ -122,6 +137,75 @@ export async function run(): Promise<void> {
     `${unit(analysisMs)} (${analyzeNetwork(thousand).equilibria.length} equilibrium found)`,
   ]);
   report('Call-graph solve time (median; solveCalls from idle)', lines);
+  seedSweeps();
+}
+
+/** The two generators of issue 25's targets, as networks. */
+const GENERATORS = {
+  'µBench-like': (services: number, seed: number) =>
+    toNetworkModel(generateMuBench({ services, classes: 2, seed, form: 'calls' })),
+  'DGG-like': (services: number, seed: number) => toNetworkModel(composeDgg({ services, seed })),
+} as const;
+
+/** One analysis timed end to end (the equilibria solved, then the report made from them). */
+function timedAnalysis(network: NetworkModel, solve: () => CallEquilibria) {
+  const start = performance.now();
+  const equilibria = solve();
+  const report = analyzeNetwork(network, { equilibria });
+  return { ms: performance.now() - start, equilibria, report };
+}
+
+/** Whether two searches found the same equilibria (count, kind, and state within 1e-6). */
+function sameEquilibria(a: CallEquilibria, b: CallEquilibria): boolean {
+  return (
+    a.equilibria.length === b.equilibria.length &&
+    a.equilibria.every((e, k) => {
+      const other = b.equilibria[k];
+      return (
+        other !== undefined && e.kind === other.kind && sameEquilibrium(e.solution, other.solution)
+      );
+    })
+  );
+}
+
+/** Worst and median `analyzeNetwork` time over seeds 0–9, per generator and size (see above). */
+function seedSweeps(): void {
+  const sizes = (process.env.BENCH_CALL_GRAPH_SIZES ?? '1000').split(',').map(Number);
+  const peerRuns = (process.env.BENCH_CALL_GRAPH_PEER ?? 'µBench-like:1000').split(',');
+  const lines: [string, string][] = [];
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  for (const size of sizes) {
+    for (const [name, generate] of Object.entries(GENERATORS)) {
+      const withPeer = peerRuns.includes(`${name}:${size}`);
+      const ours: number[] = [];
+      const peer: number[] = [];
+      for (let seed = 0; seed < 10; seed++) {
+        const network = generate(size, seed);
+        const run = timedAnalysis(network, () => callEquilibria(network));
+        if (!run.report.converged)
+          throw new Error(`${name} ${size} seed ${seed}: did not converge`);
+        ours.push(run.ms);
+        if (!withPeer) continue;
+        const old = timedAnalysis(network, () => previousCallEquilibria(network));
+        if (!sameEquilibria(run.equilibria, old.equilibria))
+          throw new Error(`${name} ${size} seed ${seed}: not the previous search's equilibria`);
+        peer.push(old.ms);
+      }
+      const worst = Math.max(...ours);
+      const target = size <= 1000 ? 1000 : 10_000;
+      lines.push([
+        `${name}, ${size.toLocaleString('en')} services`,
+        `worst ${seconds(worst)}, median ${seconds(median(ours))} (target worst ≤ ${seconds(target)}: ${worst <= target ? 'met' : 'MISSED'})`,
+      ]);
+      lines.push([
+        '  peer: previous rising-load search',
+        withPeer
+          ? `worst ${seconds(Math.max(...peer))}, median ${seconds(median(peer))}   ratio peer/difftry worst ${(Math.max(...peer) / worst).toFixed(1)}×, median ${(median(peer) / median(ours)).toFixed(1)}×; same equilibria on every seed`
+          : 'not run here (too slow: set BENCH_CALL_GRAPH_PEER)',
+      ]);
+    }
+  }
+  report('analyzeNetwork on generated call graphs, seeds 0–9 (one run per seed)', lines);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await run();

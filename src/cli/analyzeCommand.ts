@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import type { AnalysisProgress } from '../model/network/AnalysisProgress.js';
 import { analyzeNetwork } from '../model/network/analyzeNetwork.js';
 import { analyzeSweep } from '../model/network/analyzeSweep.js';
 import type { NetworkReport } from '../model/network/NetworkReport.js';
@@ -17,6 +18,7 @@ import {
   positiveNumber,
 } from './input.js';
 import { checkOutputPath, writeOutputFiles } from './outputPath.js';
+import { type ProgressReporter, progressOnStderr } from './progress.js';
 import { parseSweep } from './sweep.js';
 import { fixed, formatTable, groupedRows } from './table.js';
 import { UsageError } from './UsageError.js';
@@ -34,7 +36,23 @@ export interface AnalyzeOptions extends NetworkSource {
   readonly csv?: string;
   /** The law (`--law`): mean-field (default) or orbit. */
   readonly law?: AnalysisLaw;
+  /**
+   * Where the progress of a long analysis goes; default a line on stderr once it has run 2 s
+   * (tests pass their own). Never stdout.
+   */
+  readonly progress?: ProgressReporter;
 }
+
+/** An analysis that has run this long shows where it is on stderr. */
+const PROGRESS_AFTER_MS = 2000;
+
+/** What each phase of the analysis is doing, as the progress line says it. */
+const PHASE_TEXT: Record<AnalysisProgress['phase'], string> = {
+  structure: 'checking the structure',
+  healthy: 'raising the load from zero (healthy state)',
+  storm: 'searching from saturation (storm state)',
+  report: 'writing the report',
+};
 
 /** `difftry analyze`: solves the model for a network (or a sweep of it). */
 export async function analyzeCommand(options: AnalyzeOptions): Promise<CommandOutput> {
@@ -50,12 +68,27 @@ export async function analyzeCommand(options: AnalyzeOptions): Promise<CommandOu
   });
   const law = options.law ?? 'mean-field';
   if (law === 'orbit') {
-    if (options.sweep !== undefined) throw new UsageError('--law orbit: not with --sweep yet');
     const refusal = orbitLawRefusal(model);
     if (refusal !== undefined) throw new UsageError(`--law orbit: ${refusal}`);
   }
   if (options.sweep === undefined) {
-    const report = analyzeNetwork(model, { law });
+    const progress =
+      options.progress ??
+      progressOnStderr('analyze:', {
+        delayMs: PROGRESS_AFTER_MS,
+        format: '{phase}, {sweeps} sweeps',
+      });
+    let report: NetworkReport;
+    try {
+      // The fraction is unknown (how many sweeps a solve takes is not): the line shows the phase
+      // and the sweeps so far.
+      report = analyzeNetwork(model, {
+        law,
+        onProgress: ({ phase, sweeps }) => progress.update(0, { phase: PHASE_TEXT[phase], sweeps }),
+      });
+    } finally {
+      progress.stop();
+    }
     const stdout = options.json ? JSON.stringify(report, null, 2) : formatAnalysis(report);
     return report.converged
       ? { stdout }
@@ -67,7 +100,7 @@ export async function analyzeCommand(options: AnalyzeOptions): Promise<CommandOu
   }
   const sweep = parseSweep(options.sweep, model);
   const loadRises = loadRisesWith(sweep);
-  const { points, branches } = analyzeSweep(model, sweep, sweep.values);
+  const { points, branches } = analyzeSweep(model, sweep, sweep.values, { law });
   const rows = points.flatMap(({ value, report }) =>
     report.classes.map((c) => {
       const storm = report.equilibria.find((e, k) => k > 0 && e.kind === 'storm');
@@ -309,7 +342,7 @@ export function registerAnalyzeCommand(program: Command, emit: Emit): void {
     .addOption(
       new Option(
         '--law <law>',
-        'mean-field (default): the queue at the mean load; orbit: the requests waiting to retry and the queue as one Markov chain, which keeps the retry load’s swing (stand-alone mm1m services so far; docs/model.md)',
+        'mean-field (default): the queue at the mean load; orbit: the requests waiting to retry and the queue as one Markov chain, which keeps the retry load’s swing (mm1m services standing alone or routing, not call graphs yet; docs/model.md)',
       ).choices(ANALYSIS_LAWS),
     )
     .option('--sweep <spec>', "vary one arrival rate or capacity, e.g. 'frontend.low=50:250:25'")

@@ -1,8 +1,11 @@
 import cliProgress from 'cli-progress';
 
-/** Reports the progress of long work as a fraction in [0, 1]. */
+/**
+ * Reports the progress of long work as a fraction in [0, 1], and optionally the values a custom
+ * line shows (see {@link progressOnStderr}'s `format`).
+ */
 export type ProgressReporter = {
-  update(fraction: number): void;
+  update(fraction: number, values?: Readonly<Record<string, string | number>>): void;
   stop(): void;
 };
 
@@ -43,11 +46,12 @@ export function remainingTimeText(elapsedMs: number, fraction: number): string {
  * second), so quick runs print nothing extra. On a terminal it redraws in place; elsewhere
  * (CI logs, pipes) it prints a line every few seconds. stdout is never touched, so `--json`
  * output stays clean. The estimate of the time left is {@link remainingTimeText}'s, from the time
- * since the reporter was made.
+ * since the reporter was made. `format` replaces the bar with a line of its own (cli-progress
+ * placeholders, filled from the values given to `update`), for work whose fraction is unknown.
  */
 export function progressOnStderr(
   label: string,
-  options: { delayMs?: number; now?: () => number } = {},
+  options: { delayMs?: number; now?: () => number; format?: string } = {},
 ): ProgressReporter {
   const now = options.now ?? Date.now;
   const started = now();
@@ -58,25 +62,31 @@ export function progressOnStderr(
   // simulation) never lets run: print from update() instead, on the reporter's own clock.
   const onTerminal = process.stderr.isTTY === true;
   let printedAt = Number.NEGATIVE_INFINITY;
+  let shown: Readonly<Record<string, string | number>> = {};
   return {
-    update(fraction) {
+    update(fraction, values) {
+      if (values !== undefined) shown = values;
       last = Math.min(Math.max(fraction, 0), 1);
       if (!bar && now() - started >= delayMs) {
         bar = new cliProgress.SingleBar(
           {
             stream: process.stderr,
-            format: `${label} [{bar}] {percentage}% | ETA {remaining}`,
+            format:
+              options.format === undefined
+                ? `${label} [{bar}] {percentage}% | ETA {remaining}`
+                : `${label} ${options.format}`,
             noTTYOutput: true,
             notTTYSchedule: NOT_TTY_EVERY_MS,
             hideCursor: true,
           },
           cliProgress.Presets.shades_classic,
         );
-        bar.start(BAR_STEPS, Math.round(last * BAR_STEPS), { remaining: 'estimating' });
+        bar.start(BAR_STEPS, Math.round(last * BAR_STEPS), { ...shown, remaining: 'estimating' });
       }
       if (bar === undefined) return;
       const at = now();
       bar.update(Math.round(last * BAR_STEPS), {
+        ...shown,
         remaining: remainingTimeText(at - started, last),
       });
       if (!onTerminal && at - printedAt >= NOT_TTY_EVERY_MS) {
@@ -86,7 +96,7 @@ export function progressOnStderr(
     },
     stop() {
       if (bar) {
-        bar.update(BAR_STEPS, { remaining: '0s' });
+        bar.update(BAR_STEPS, { ...shown, remaining: '0s' });
         bar.stop();
       }
     },

@@ -17,6 +17,7 @@ export {
   type RetryQueueService,
   solveRetryQueue,
 } from './exact/retryQueueChain.js';
+export type { AnalysisProgress } from './network/AnalysisProgress.js';
 export {
   type AnalyzeOptions,
   analyzeNetwork,

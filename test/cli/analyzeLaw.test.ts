@@ -40,18 +40,60 @@ describe('difftry analyze --law', () => {
     expect(named.endToEnd.gold.rejection).toBe(meanField.endToEnd.gold.rejection);
   });
 
+  it('sweeps with the orbit law, each point its own analysis', async () => {
+    const swept = await runCli(
+      'analyze',
+      flank,
+      '--law',
+      'orbit',
+      '--sweep',
+      'api.gold=9.6:19.2:9.6',
+      '--json',
+    );
+    expect(swept.code).toBe(0);
+    const { points } = JSON.parse(swept.stdout);
+    expect(points.map((p: { value: number }) => p.value)).toEqual([9.6, 19.2]);
+    const single = JSON.parse((await runCli('analyze', flank, '--law', 'orbit', '--json')).stdout);
+    // The last point is the file's own rates: the same report as analysing it alone.
+    expect(points[1].report.endToEnd.gold.rejection).toBe(single.endToEnd.gold.rejection);
+    expect(points[0].report.endToEnd.gold.rejection).toBeLessThan(single.endToEnd.gold.rejection);
+  });
+
+  it('analyses a routing network with the orbit law', async () => {
+    const chain = join(dir, 'chain.yaml');
+    await writeFile(
+      chain,
+      [
+        'classes:',
+        '  - { name: users, retries: 1, timeoutMs: 30 }',
+        'services:',
+        '  - { name: a, capacity: 200, queue: 20, model: mm1m, arrivals: { users: 100 }, routes: [{ to: b, p: 0.8 }] }',
+        '  - { name: b, capacity: 100, queue: 10, model: mm1m }',
+      ].join('\n'),
+    );
+    const orbit = await runCli('analyze', chain, '--law', 'orbit', '--json');
+    expect(orbit.code).toBe(0);
+    const report = JSON.parse(orbit.stdout);
+    const a = report.services.a.classes.users;
+    // b gets what a passes on: 80 % of what a completes.
+    expect(report.services.b.classes.users.in).toBeCloseTo(0.8 * a.out, 9);
+    expect(report.endToEnd.users.rejection).toBeGreaterThan(a.rejection);
+  });
+
   it('refuses an unknown law or a file it does not cover in one line, exit 2', async () => {
     const unknown = await runCli('analyze', flank, '--law', 'second-order');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
     expect(unknown.stderr).toMatch(/Allowed choices are mean-field, orbit/);
-    const routed = await runCli('analyze', '--example', 'hotel', '--law', 'orbit');
-    expect(routed.code).toBe(2);
-    expect(routed.stderr.trim()).toBe(
-      'difftry: --law orbit: the orbit law covers services that stand alone so far; frontend routes requests on (use --law mean-field)',
+    const mixed = await runCli('analyze', '--example', 'hotel', '--law', 'orbit');
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr.trim()).toBe(
+      "difftry: --law orbit: the orbit law is the M/M/1/m queue's; frontend uses the mixed law (set model: mm1m, or use --law mean-field)",
     );
-    const swept = await runCli('analyze', flank, '--law', 'orbit', '--sweep', 'api.gold=10:20:5');
-    expect(swept.code).toBe(2);
-    expect(swept.stderr.trim()).toBe('difftry: --law orbit: not with --sweep yet');
+    const called = await runCli('analyze', '--example', 'hotel-calls', '--law', 'orbit');
+    expect(called.code).toBe(2);
+    expect(called.stderr.trim()).toBe(
+      'difftry: --law orbit: the orbit law covers stand-alone and routing services so far; frontend calls other services (use --law mean-field)',
+    );
   });
 });

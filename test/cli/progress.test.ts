@@ -33,6 +33,28 @@ describe('progressOnStderr', () => {
   });
 });
 
+describe('progressOnStderr with a format of its own', () => {
+  it('shows the values given to update instead of a bar, on stderr only', () => {
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    let clock = 0;
+    const progress = progressOnStderr('analyze:', {
+      now: () => clock,
+      delayMs: 2000,
+      format: '{phase}, {sweeps} sweeps',
+    });
+    progress.update(0, { phase: 'healthy', sweeps: 250 });
+    clock = 2500;
+    progress.update(0, { phase: 'storm', sweeps: 500 });
+    progress.stop();
+    const written = err.mock.calls.map((c) => String(c[0])).join('');
+    expect(written).toContain('analyze: storm, 500 sweeps');
+    expect(written).not.toContain('[');
+    expect(out).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
+  });
+});
+
 describe('remainingTimeText', () => {
   it.each([
     [30_000, 0.25, '1m 30s'],

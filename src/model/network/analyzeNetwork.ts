@@ -1,4 +1,5 @@
 import { FIXED_POINT_TOLERANCE } from '../service.js';
+import type { AnalysisProgress } from './AnalysisProgress.js';
 import { type CallEquilibria, callEquilibria } from './callEquilibria.js';
 import { checkNetworkModel, networkMode } from './checkNetworkModel.js';
 import type { NetworkModel } from './NetworkModel.js';
@@ -42,6 +43,14 @@ export interface AnalyzeOptions {
    * @default 'mean-field'
    */
   readonly law?: AnalysisLaw;
+  /**
+   * Told where a long analysis is ({@link AnalysisProgress}): each phase as it starts, and within
+   * the call-graph solver's searches every so many sweeps (about every 500,000 cell updates, at
+   * most 250 sweeps apart; counted in sweeps, not time, so the analysis stays pure). Passed on
+   * to `routingEquilibria` with the other options. Nothing is measured when it is unset.
+   * @default none
+   */
+  readonly onProgress?: (progress: AnalysisProgress) => void;
 }
 
 /**
@@ -110,6 +119,17 @@ interface SolvedState {
 export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = {}): NetworkReport {
   checkNetworkModel(network);
   const tolerance = options.tolerance ?? FIXED_POINT_TOLERANCE;
+  // The sweeps of the last report, so the report phase says how many the analysis took.
+  let sweeps = 0;
+  const listener = options.onProgress;
+  const onProgress =
+    listener === undefined
+      ? undefined
+      : (progress: AnalysisProgress) => {
+          sweeps = Math.max(sweeps, progress.sweeps);
+          listener(progress);
+        };
+  onProgress?.({ phase: 'structure', sweeps: 0 });
   const structure = routingStructure(network);
   for (const closed of structure.closedSets) {
     const names = closed.services.map((i) => network.services[i]?.name).join(', ');
@@ -139,7 +159,8 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
   let tippedAt: number | undefined;
   let stormUnsettled = false;
   if (options.law === 'orbit') {
-    for (const { kind, services } of orbitEquilibria(network).equilibria) {
+    const orbit = orbitEquilibria(network);
+    for (const { kind, services } of orbit.equilibria) {
       states.push({
         kind,
         stable: true,
@@ -149,13 +170,11 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
           attempts: services.map((x) => x.attempts),
           rejection: services.map((x) => x.rejection),
           s: services.map((x) => x.s),
-          completion: services.map((x) => x.rejection.map((r) => 1 - r)),
+          completion: services.map((x) => x.completion),
         },
       });
     }
-    converged = true;
-    iterations = 1;
-    residual = 0;
+    ({ converged, iterations, residual } = orbit);
   } else if (timedRouting) {
     const given = options.equilibria ?? routingEquilibria(network, options);
     if (!('form' in given)) {
@@ -182,7 +201,11 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
   } else {
     const given =
       options.equilibria ??
-      callEquilibria(network, { tolerance, maxIterations: options.maxIterations });
+      callEquilibria(network, {
+        tolerance,
+        maxIterations: options.maxIterations,
+        ...(onProgress === undefined ? {} : { onProgress }),
+      });
     if ('form' in given) throw new TypeError('equilibria: a call graph needs CallEquilibria');
     const first = takeEquilibria(given, callState, states);
     ({ converged, iterations, residual } = first);
@@ -196,6 +219,7 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
     }
   }
 
+  onProgress?.({ phase: 'report', sweeps });
   const described = states.map(({ kind, state, stable }) => ({
     kind,
     stable,

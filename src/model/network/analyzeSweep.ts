@@ -3,6 +3,7 @@ import type { BranchesAlongSweep } from './branchSweep.js';
 import type { CallEquilibria, CallEquilibrium } from './callEquilibria.js';
 import type { NetworkModel } from './NetworkModel.js';
 import type { NetworkReport } from './NetworkReport.js';
+import type { AnalysisLaw } from './orbitLaw.js';
 import type { RoutingEquilibria } from './routingEquilibria.js';
 import { loadRisesWith, type SweptParameter, withSweptValue } from './SweptParameter.js';
 import { sweepEquilibria } from './sweepEquilibria.js';
@@ -33,6 +34,10 @@ export interface SweptAnalysis {
  * `sweepRoutingEquilibria`) and each point's report lists the states found there — both inside
  * the hysteresis loop — instead of solving every point on its own.
  *
+ * With `law: 'orbit'` every point is solved on its own with the orbit law, whose states are
+ * its stationary law's metastable ones (no branches are followed, so no tipping or recovery is
+ * reported).
+ *
  * `values` ascend.
  * @example
  * ```ts
@@ -45,8 +50,17 @@ export function analyzeSweep(
   network: NetworkModel,
   parameter: SweptParameter,
   values: readonly number[],
+  options: { readonly law?: AnalysisLaw } = {},
 ): SweptAnalysis {
   const networkAt = (value: number) => withSweptValue(network, parameter, value);
+  if (options.law === 'orbit') {
+    return {
+      points: values.map((value) => ({
+        value,
+        report: analyzeNetwork(networkAt(value), { law: 'orbit' }),
+      })),
+    };
+  }
   const loadRises = loadRisesWith(parameter);
   const callBranches = usesCallSolver(network)
     ? sweepEquilibria(networkAt, values, { loadRises })

@@ -1,5 +1,5 @@
 import type { CallSweep } from './callSweep.js';
-import { relaxCalls, settleCalls } from './relaxCalls.js';
+import { relaxCalls, type SettleHints, settleCalls } from './relaxCalls.js';
 
 /**
  * A jump of some attempt success q (s, timeouts and calls together) larger than this between two
@@ -19,6 +19,11 @@ const PAST_FOLD_STEPS = [1 / 256, 1 / 64, 1 / 16] as const;
 const PAST_FOLD_SWEEPS = 4;
 /** Steps at most this long (share of the scale) are checked for hysteresis before halving. */
 const CHECK_STEP = 1 / 64;
+/**
+ * Where the mixed sweeps stalled, this many settles in a row less one try Newton first; the
+ * next tries the sweeps again (the state may have left the oscillating regime).
+ */
+const NEWTON_FIRST_RUN = 4;
 
 /**
  * Whether the jump just taken from `before` (the state at `theta`) is a fold: from the new state,
@@ -34,6 +39,9 @@ function isFold(
   const afterS = Float64Array.from(sweep.s);
   const afterRho = Float64Array.from(sweep.rho);
   const afterQ = Float64Array.from(sweep.attemptSuccess);
+  // The full settle, the sweeps first: the question is where the relaxation goes from the new
+  // state, and Newton first would find the nearest state instead (the new branch's, which the
+  // hysteresis keeps alive at theta too).
   const back = settleCalls(sweep, theta, options);
   const distance = sweep.distanceTo(before);
   sweep.s.set(afterS);
@@ -94,6 +102,18 @@ export function raiseLoad(
   let residual = 0;
   let stable = true;
   const tips: number[] = [];
+  // Whether the mixed sweeps stalled at the last load taken (the sweeps oscillate there, as
+  // around a storm): the next settles try Newton first, and every fourth the sweeps again.
+  let stalled = false;
+  let newtonRun = 0;
+  const hints = (local: boolean): SettleHints => ({
+    newtonFirst: stalled && newtonRun % NEWTON_FIRST_RUN !== NEWTON_FIRST_RUN - 1,
+    local,
+  });
+  const taken = (settled: { readonly relaxationStalled: boolean }, hinted: SettleHints) => {
+    stalled = settled.relaxationStalled;
+    newtonRun = hinted.newtonFirst === true ? newtonRun + 1 : 0;
+  };
   const restore = () => {
     sweep.s.set(savedS);
     sweep.rho.set(savedRho);
@@ -104,7 +124,11 @@ export function raiseLoad(
     savedS.set(sweep.s);
     savedRho.set(sweep.rho);
     savedQ.set(sweep.attemptSuccess);
-    const relaxed = settleCalls(sweep, next, options);
+    // A step longer than CHECK_STEP is halved unless a state near the one at theta settles (a
+    // large move is never taken at once), so its settle asks only that: the long transient into
+    // a distant state is left to shorter steps, where the state it reaches is checked.
+    const hinted = hints(step > CHECK_STEP * scale * 1.5);
+    const relaxed = settleCalls(sweep, next, { ...options, ...hinted });
     iterations += relaxed.iterations;
     residual = relaxed.residual;
     stable = relaxed.stable !== false;
@@ -118,6 +142,7 @@ export function raiseLoad(
         continue;
       }
       let reachedPast: number | undefined;
+      let pastSettled: { readonly relaxationStalled: boolean } = { relaxationStalled: false };
       for (const share of PAST_FOLD_STEPS) {
         const past = Math.min(scale, theta + share * scale);
         restore();
@@ -130,7 +155,9 @@ export function raiseLoad(
         });
         iterations += tipped.iterations;
         if (!tipped.converged && !Number.isNaN(tipped.residual)) {
-          tipped = settleCalls(sweep, past, options);
+          const settled = settleCalls(sweep, past, options);
+          pastSettled = settled;
+          tipped = settled;
           iterations += tipped.iterations;
         }
         residual = tipped.residual;
@@ -149,6 +176,7 @@ export function raiseLoad(
       // (else the relaxation was merely slow there, on a steep slope).
       if (theta > 0 && sweep.distanceTo(savedQ) > JUMP && isFold(sweep, theta, savedQ, options))
         tips.push(theta);
+      taken(pastSettled, {});
       step = reachedPast - theta;
       theta = reachedPast;
       continue;
@@ -169,6 +197,7 @@ export function raiseLoad(
       continue;
     }
     if (fold) tips.push(theta);
+    taken(relaxed, hinted);
     theta = next;
     if (jump < JUMP / 4) step = Math.min(2 * step, FIRST_STEP * scale);
   }

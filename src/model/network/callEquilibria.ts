@@ -1,3 +1,5 @@
+import type { AnalysisProgress } from './AnalysisProgress.js';
+import { sweepsPerReport } from './AnalysisProgress.js';
 import { raiseLoad } from './callBranch.js';
 import { compileCallPlan } from './callPlan.js';
 import { CallSweep } from './callSweep.js';
@@ -76,10 +78,28 @@ export interface CallEquilibria {
  */
 export function callEquilibria(
   network: NetworkModel,
-  options: Omit<CallSolveOptions, 'saturated' | 'initialS' | 'initialRho' | 'scale'> = {},
+  options: Omit<
+    CallSolveOptions,
+    'saturated' | 'initialS' | 'initialRho' | 'scale' | 'onProgress'
+  > & {
+    /**
+     * Called at the start of each branch's search and every so many sweeps within it (about
+     * every 500,000 cell updates, at most 250 sweeps apart), with the sweeps made so far.
+     */
+    readonly onProgress?: (progress: AnalysisProgress) => void;
+  } = {},
 ): CallEquilibria {
-  const sweep = new CallSweep(compileCallPlan(network));
-  const raised = raiseLoad(sweep, 1, options);
+  const { onProgress, ...solveOptions } = options;
+  const plan = compileCallPlan(network);
+  const sweep = new CallSweep(plan);
+  if (onProgress !== undefined) {
+    onProgress({ phase: 'healthy', sweeps: 0 });
+    sweep.progress = {
+      every: sweepsPerReport(plan.serviceCount * plan.classCount),
+      report: (sweeps) => onProgress({ phase: 'healthy', sweeps }),
+    };
+  }
+  const raised = raiseLoad(sweep, 1, solveOptions);
   const tips = raised.tips;
   // The rising load tipped: the state it reached is the storm it tipped into.
   const kind = tips.length > 0 ? 'storm' : 'healthy';
@@ -99,8 +119,8 @@ export function callEquilibria(
     // last state it reached (not from idle, which would skip the tips on the way), and say
     // whether that converged.
     const relaxed = settleCalls(sweep, 1, {
-      tolerance: options.tolerance,
-      maxIterations: options.maxIterations,
+      tolerance: solveOptions.tolerance,
+      maxIterations: solveOptions.maxIterations,
     });
     rising = {
       kind,
@@ -110,11 +130,20 @@ export function callEquilibria(
       }),
     };
   }
+  // The storm's sweeps count on from the healthy branch's (and the report made from it).
+  const healthySweeps = sweep.sweeps;
+  onProgress?.({ phase: 'storm', sweeps: healthySweeps });
   const storm = solveCalls(network, {
-    ...options,
+    ...solveOptions,
     saturated: true,
-    maxIterations: Math.min(options.maxIterations ?? STORM_SWEEPS, STORM_SWEEPS),
+    maxIterations: Math.min(solveOptions.maxIterations ?? STORM_SWEEPS, STORM_SWEEPS),
     maxEvaluations: STORM_EVALUATIONS,
+    ...(onProgress === undefined
+      ? {}
+      : {
+          onProgress: (sweeps: number) =>
+            onProgress({ phase: 'storm', sweeps: healthySweeps + sweeps }),
+        }),
   });
   if (!storm.converged) return { equilibria: [rising], tips, stormUnsettled: true };
   if (!rising.solution.converged) return { equilibria: [{ kind: 'storm', solution: storm }], tips };

@@ -46,6 +46,13 @@ export class CallSweep {
   readonly timed: boolean;
   /** Per service: whether a call into it has a per-try timeout. */
   readonly timedService: Uint8Array;
+  /** Sweeps made so far (see {@link sweep}). */
+  sweeps = 0;
+  /**
+   * Called with {@link sweeps} at every `every`-th sweep, when set: the progress of a long
+   * analysis. Unset, a sweep only counts.
+   */
+  progress: { readonly every: number; readonly report: (sweeps: number) => void } | undefined;
   /** Scratch: a service's τ per class before its local solve. */
   private readonly oldTau: Float64Array;
   /** The service whose local load is being solved, and its residual h(ρ) (made once: no closure per solve). */
@@ -95,6 +102,9 @@ export class CallSweep {
   sweep(scale: number, saturated = false): number {
     const plan = this.plan;
     const P = plan.classCount;
+    this.sweeps++;
+    if (this.progress !== undefined && this.sweeps % this.progress.every === 0)
+      this.progress.report(this.sweeps);
     this.bottomUp(saturated);
     const callsIn = this.callsIn;
     for (let cell = 0; cell < callsIn.length; cell++)

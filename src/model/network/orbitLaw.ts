@@ -1,7 +1,10 @@
 import { DEFAULT_BACKOFF } from '../backoff/BackoffDescription.js';
 import { meanRetryDelays } from '../backoff/meanRetryDelays.js';
 import { type OrbitClass, type OrbitMode, orbitQueue } from '../queue/orbitQueue.js';
+import { completionProbabilities } from './completionProbabilities.js';
 import type { NetworkModel } from './NetworkModel.js';
+import { routingRowsByClass } from './structure.js';
+import { successorLists, topologicalOrder } from './topology.js';
 
 /**
  * The law a network is analysed with: `mean-field` (the queue at its stationary law for the mean
@@ -24,16 +27,13 @@ const DEFAULT_MEAN_BACKOFFS = meanRetryDelays(DEFAULT_BACKOFF, 1);
 
 /**
  * Why the orbit law cannot analyse this network yet, naming what in it, or undefined when it
- * can: it covers services that stand alone (no routes, no calls) with the M/M/1/m law
- * (`model: mm1m`) and no residual-time correction.
+ * can: it covers M/M/1/m services (`model: mm1m`) without the residual-time correction that stand
+ * alone or route requests on (routing mode); a service that calls others is refused.
  */
 export function orbitLawRefusal(network: NetworkModel): string | undefined {
   for (const service of network.services) {
-    if (service.routes.some((route) => route.p > 0)) {
-      return `the orbit law covers services that stand alone so far; ${service.name} routes requests on (use --law mean-field)`;
-    }
     if ((service.calls ?? []).length > 0 || (service.branches ?? []).length > 0) {
-      return `the orbit law covers services that stand alone so far; ${service.name} calls other services (use --law mean-field)`;
+      return `the orbit law covers stand-alone and routing services so far; ${service.name} calls other services (use --law mean-field)`;
     }
     if (service.model !== 'mm1m') {
       return `the orbit law is the M/M/1/m queue's; ${service.name} uses the ${service.model} law (set model: mm1m, or use --law mean-field)`;
@@ -56,75 +56,176 @@ export interface OrbitServiceState {
   readonly s: number;
   /** The service's offered load, attempts over μ. */
   readonly rho: number;
+  /** C_i^p: the probability that a class-p request entering here completes its path. */
+  readonly completion: number[];
+  /** The stationary probability of the service's metastable state this is (1 where it has one). */
+  readonly weight: number;
 }
 
-/** The equilibria of a network of stand-alone services under the orbit law. */
+/** The equilibria of a network of stand-alone or routing services under the orbit law. */
 export interface OrbitEquilibria {
   /**
-   * The lowest metastable state of every service (`healthy`: the one an idle network stays
-   * in), then, when some service has two, the highest of every service (`storm`).
+   * The lowest metastable state of every service, fed by the others' (`healthy`: the one an
+   * idle network stays in), then, when some service has two, the highest of every service fed
+   * by the others' highest (`storm`).
    */
   readonly equilibria: readonly {
     readonly kind: 'healthy' | 'storm';
     readonly services: readonly OrbitServiceState[];
   }[];
+  /** Whether the routed flows settled within 1e-9 (always, where nothing is routed). */
+  readonly converged: boolean;
+  /** Passes over the network until the routed flows settled (1 where nothing is routed). */
+  readonly iterations: number;
+  /** The largest relative change of an arrival rate in the last pass. */
+  readonly residual: number;
 }
 
+/** The routed flows are settled when no arrival rate moves by more than this, relatively. */
+const FLOW_TOLERANCE = 1e-9;
 /**
- * Every service of the network under the orbit law (see `orbitQueue`), each on its own: the
- * network must pass {@link orbitLawRefusal}.
+ * Passes over the network at most: a cycle's flows contract by its loop gain each pass (0.18 for
+ * the validation's a ⇄ b), so they settle well within this, unless a service's lowest or highest
+ * state comes and goes with its inflow; the analysis then says it did not converge.
+ */
+const MAX_PASSES = 20;
+
+/**
+ * Every service of the network under the orbit law (see `orbitQueue`). A service's arrivals are
+ * its external ones plus what the services routing to it pass on (λin_i = γ_i + Σ_j λout_j F_ji,
+ * λout = λin (1 − R)), each flow taken as Poisson at its mean: the routed flows are iterated to a
+ * fixed point (one pass in topological order for a DAG), once with every service in its lowest
+ * metastable state, once in its highest. The network must pass {@link orbitLawRefusal}.
  * @throws RangeError naming the reason when it does not.
  */
 export function orbitEquilibria(network: NetworkModel): OrbitEquilibria {
   const refusal = orbitLawRefusal(network);
   if (refusal !== undefined) throw new RangeError(refusal);
-  const perService = network.services.map((service) => {
-    const classes = network.classes.map(
-      (c, p): OrbitClass => ({
-        arrivalRate: service.arrivals[p] ?? 0,
-        retryLimit: service.retryLimits[p] ?? c.retryLimit,
-        timeout: service.capacity * (service.timeouts?.[p] ?? 0),
-        meanBackoff: c.meanBackoffs ?? DEFAULT_MEAN_BACKOFFS,
-      }),
-    );
-    const { modes } = orbitQueue({ capacity: service.capacity, queue: service.queue, classes });
-    return { service, modes };
-  });
-  const stateOf = (i: number, mode: OrbitMode): OrbitServiceState => {
-    const service = network.services[i];
-    if (service === undefined) throw new RangeError(`no service ${i}`);
-    const arrivals = network.classes.map((_, p) => service.arrivals[p] ?? 0);
-    const attempts = arrivals.map((a, p) => a * (mode.classes[p]?.attemptsPerRequest ?? 0));
-    const rejection = mode.classes.map((c) => c.requestRejection);
-    const totalAttempts = attempts.reduce((sum, a) => sum + a, 0);
+  const rows = routingRowsByClass(network);
+  const routed = network.services.some((service) => service.routes.some((r) => r.p > 0));
+  const order =
+    topologicalOrder(successorLists(network.services, { routes: true, calls: false })) ??
+    network.services.map((_, i) => i);
+  const healthy = settle(network, rows, order, routed, 'lowest');
+  const bistable = healthy.bistable;
+  const storm = bistable ? settle(network, rows, order, routed, 'highest') : undefined;
+  return {
+    equilibria: [
+      { kind: 'healthy', services: healthy.services },
+      ...(storm === undefined ? [] : [{ kind: 'storm' as const, services: storm.services }]),
+    ],
+    converged: healthy.converged && (storm?.converged ?? true),
+    iterations: healthy.iterations + (storm?.iterations ?? 0),
+    residual: Math.max(healthy.residual, storm?.residual ?? 0),
+  };
+}
+
+/** One service under the orbit law at the given arrivals per class. */
+function serviceModes(network: NetworkModel, i: number, arrivals: readonly number[]): OrbitMode[] {
+  const service = network.services[i];
+  if (service === undefined) throw new RangeError(`no service ${i}`);
+  const classes = network.classes.map(
+    (c, p): OrbitClass => ({
+      arrivalRate: arrivals[p] ?? 0,
+      retryLimit: service.retryLimits[p] ?? c.retryLimit,
+      timeout: service.capacity * (service.timeouts?.[p] ?? 0),
+      meanBackoff: c.meanBackoffs ?? DEFAULT_MEAN_BACKOFFS,
+    }),
+  );
+  return orbitQueue({ capacity: service.capacity, queue: service.queue, classes })
+    .modes as OrbitMode[];
+}
+
+/** The routed flows settled with every service in its lowest or highest metastable state. */
+function settle(
+  network: NetworkModel,
+  rows: readonly { to: number; p: number }[][][],
+  order: readonly number[],
+  routed: boolean,
+  which: 'lowest' | 'highest',
+) {
+  const n = network.services.length;
+  const classCount = network.classes.length;
+  const external = network.services.map((s) => network.classes.map((_, p) => s.arrivals[p] ?? 0));
+  const arrivals = external.map((row) => row.slice());
+  const modes: (OrbitMode | undefined)[] = new Array(n);
+  const solvedAt: (number[] | undefined)[] = new Array(n);
+  let bistable = false;
+  let iterations = 0;
+  let residual = 0;
+  for (; iterations < MAX_PASSES; ) {
+    iterations++;
+    residual = 0;
+    for (const i of order) {
+      const wanted = (external[i] as number[]).slice();
+      for (let j = 0; j < n; j++) {
+        const mode = modes[j];
+        if (mode === undefined) continue;
+        for (let p = 0; p < classCount; p++) {
+          const row = (rows[p] as { to: number; p: number }[][])[j] ?? [];
+          const out =
+            ((arrivals[j] as number[])[p] as number) *
+            (1 - (mode.classes[p]?.requestRejection ?? 0));
+          for (const e of row) if (e.to === i) wanted[p] = (wanted[p] as number) + out * e.p;
+        }
+      }
+      wanted.forEach((rate, p) => {
+        const before = (arrivals[i] as number[])[p] as number;
+        const scale = Math.max(Math.abs(rate), Math.abs(before), 1e-300);
+        residual = Math.max(residual, Math.abs(rate - before) / scale);
+      });
+      arrivals[i] = wanted;
+      const last = solvedAt[i];
+      if (
+        last === undefined ||
+        wanted.some(
+          (rate, p) =>
+            Math.abs(rate - (last[p] as number)) >
+            FLOW_TOLERANCE * 1e-3 * Math.max(Math.abs(rate), 1e-300),
+        )
+      ) {
+        const found = serviceModes(network, i, wanted);
+        if (found.length > 1) bistable = true;
+        modes[i] = which === 'lowest' ? found[0] : found[found.length - 1];
+        solvedAt[i] = wanted;
+      }
+    }
+    if (!routed || residual <= FLOW_TOLERANCE) break;
+  }
+  const rejection = modes.map((mode) =>
+    network.classes.map((_, p) => mode?.classes[p]?.requestRejection ?? 0),
+  );
+  const completion = completionProbabilities(
+    rows,
+    rejection,
+    topologicalOrder(successorLists(network.services, { routes: true, calls: false })),
+  );
+  const services = modes.map((mode, i): OrbitServiceState => {
+    if (mode === undefined) throw new Error('unreachable: every service solved');
+    const inRates = arrivals[i] as number[];
+    const attempts = inRates.map((a, p) => a * (mode.classes[p]?.attemptsPerRequest ?? 0));
     const rejected = attempts.reduce(
       (sum, a, p) => sum + a * (mode.classes[p]?.attemptRejection ?? 0),
       0,
     );
+    const totalAttempts = attempts.reduce((sum, a) => sum + a, 0);
+    const rowRejection = rejection[i] as number[];
     return {
-      in: arrivals,
-      out: arrivals.map((a, p) => a * (1 - (rejection[p] ?? 0))),
+      in: inRates,
+      out: inRates.map((a, p) => a * (1 - (rowRejection[p] as number))),
       attempts,
-      rejection,
+      rejection: rowRejection,
       s: totalAttempts > 0 ? rejected / totalAttempts : 0,
       rho: mode.offeredLoad,
+      completion: completion[i] as number[],
+      weight: mode.weight,
     };
-  };
-  const healthy = perService.map(({ modes }, i) => stateOf(i, modes[0] as OrbitMode));
-  const bistable = perService.some(({ modes }) => modes.length > 1);
+  });
   return {
-    equilibria: [
-      { kind: 'healthy', services: healthy },
-      ...(bistable
-        ? [
-            {
-              kind: 'storm' as const,
-              services: perService.map(({ modes }, i) =>
-                stateOf(i, modes[modes.length - 1] as OrbitMode),
-              ),
-            },
-          ]
-        : []),
-    ],
+    services,
+    bistable,
+    iterations,
+    residual,
+    converged: !routed || residual <= FLOW_TOLERANCE,
   };
 }

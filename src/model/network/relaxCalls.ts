@@ -221,40 +221,98 @@ const PATIENCE = 100;
 const PLAIN_PATIENCE = 300;
 
 /**
+ * How a settle may shorten its sequence of relaxations (see {@link settleCalls}): hints from the
+ * settles before it, which a caller stepping the load carries from step to step.
+ */
+export interface SettleHints {
+  /**
+   * Try Newton from the start first (before the mixed sweeps): where the last settle's mixed
+   * sweeps stalled (the sweeps oscillate around a storm state Newton finds in a few dozen
+   * evaluations) the next one's will too, and the 100 sweeps they take before giving up are
+   * wasted. When Newton does not find a stable state the usual sequence follows.
+   */
+  readonly newtonFirst?: boolean;
+  /**
+   * Give up once neither the mixed sweeps nor Newton from the start settled: no long plain or
+   * damped transient towards a distant state. For a probe whose only question is whether a state
+   * lies near the start (a load step that will be halved if not).
+   */
+  readonly local?: boolean;
+}
+
+/** What {@link settleCalls} reached, and how. */
+export interface Settled extends Relaxation {
+  /**
+   * Whether the mixed sweeps from the start did not settle, or were skipped because Newton from
+   * the start did (a hint for the next settle: {@link SettleHints.newtonFirst}).
+   */
+  readonly relaxationStalled: boolean;
+}
+
+/**
  * Lets the state in `sweep` settle at `scale`: {@link relaxCalls} with mixed sweeps; where they
- * make no progress for 100 sweeps, plain sweeps from the same start (for 300); then sweeps damped
- * by ½ and by ¼, each from where the last stopped, within `maxIterations` sweeps in all; where none of them settles, Newton–Krylov
- * on the fixed-point equation from where they stopped ({@link newtonCalls}). The one relaxation
- * every solve and every continuation step of the call-graph analysis uses.
+ * make no progress for 100 sweeps, Newton from the same start; then plain sweeps from the same
+ * start (for 300); then sweeps damped by ½ and by ¼, each from where the last stopped, within
+ * `maxIterations` sweeps in all; where none of them settles, Newton–Krylov on the fixed-point
+ * equation from where they stopped ({@link newtonCalls}). The one relaxation every solve and
+ * every continuation step of the call-graph analysis uses. `hints` may put Newton first or stop
+ * after the first two stages ({@link SettleHints}).
  */
 export function settleCalls(
   sweep: CallSweep,
   scale: number,
-  options: SettleOptions = {},
-): Relaxation {
+  options: SettleOptions & SettleHints = {},
+): Settled {
   const maxIterations = options.maxIterations ?? 1000;
+  const tolerance = options.tolerance ?? FIXED_POINT_TOLERANCE;
   const startS = Float64Array.from(sweep.s);
   const startRho = Float64Array.from(sweep.rho);
-  let relaxed = relaxCalls(sweep, scale, { ...options, maxIterations, patience: PATIENCE });
-  let iterations = relaxed.iterations;
-  if (!relaxed.converged && iterations < maxIterations && !Number.isNaN(relaxed.residual)) {
-    // Near the start (a continuation step), Newton from it converges in a few dozen sweeps where
-    // the relaxation crawls (near a fold) or cycles; far from it Newton fails quickly.
+  const restart = () => {
     sweep.s.set(startS);
     sweep.rho.set(startRho);
-    const newton = newtonCalls(sweep, scale, {
-      tolerance: options.tolerance ?? FIXED_POINT_TOLERANCE,
-      maxEvaluations: NEWTON_EVALUATIONS,
-    });
+  };
+  let iterations = 0;
+  let newtonTried = false;
+  if (options.newtonFirst === true && options.saturated !== true) {
+    // The same Newton the sequence below runs from the same start once the mixed sweeps stall.
+    const newton = newtonCalls(sweep, scale, { tolerance, maxEvaluations: NEWTON_EVALUATIONS });
     iterations += newton.iterations;
-    if (newton.converged && newton.stable !== false) return { ...newton, iterations };
+    if (newton.converged && newton.stable !== false)
+      return { ...newton, iterations, relaxationStalled: true };
+    newtonTried = true;
+    restart();
+  }
+  const budget = maxIterations - iterations;
+  let relaxed: Relaxation = relaxCalls(sweep, scale, {
+    ...options,
+    maxIterations: budget,
+    patience: PATIENCE,
+  });
+  iterations += relaxed.iterations;
+  const relaxationStalled = !relaxed.converged;
+  if (
+    !relaxed.converged &&
+    !newtonTried &&
+    iterations < maxIterations &&
+    !Number.isNaN(relaxed.residual)
+  ) {
+    // Near the start (a continuation step), Newton from it converges in a few dozen sweeps where
+    // the relaxation crawls (near a fold) or cycles; far from it Newton fails quickly.
+    restart();
+    const newton = newtonCalls(sweep, scale, { tolerance, maxEvaluations: NEWTON_EVALUATIONS });
+    iterations += newton.iterations;
+    if (newton.converged && newton.stable !== false)
+      return { ...newton, iterations, relaxationStalled };
+  }
+  if (!relaxed.converged && options.local === true) {
+    restart();
+    return { ...relaxed, iterations, relaxationStalled };
   }
   if (!relaxed.converged && iterations < maxIterations) {
     // Mixing extrapolates the sweeps' drift; through a long transient (a storm building up in one
     // subtree while the rest settles) the residual does not fall for many sweeps, and the mix
     // can leave the transient's path altogether. Plain sweeps from the same start follow it.
-    sweep.s.set(startS);
-    sweep.rho.set(startRho);
+    restart();
     relaxed = relaxCalls(sweep, scale, {
       ...options,
       maxIterations: maxIterations - iterations,
@@ -273,14 +331,15 @@ export function settleCalls(
     });
     iterations += relaxed.iterations;
   }
-  if (relaxed.converged || Number.isNaN(relaxed.residual)) return { ...relaxed, iterations };
+  if (relaxed.converged || Number.isNaN(relaxed.residual))
+    return { ...relaxed, iterations, relaxationStalled };
   const newton = newtonCalls(sweep, scale, {
-    tolerance: options.tolerance ?? FIXED_POINT_TOLERANCE,
+    tolerance,
     maxEvaluations: Math.max(2 * NEWTON_EVALUATIONS, Math.floor(maxIterations / 2)),
   });
   iterations += newton.iterations;
-  if (!newton.converged) return { ...relaxed, iterations };
-  return { ...newton, iterations };
+  if (!newton.converged) return { ...relaxed, iterations, relaxationStalled };
+  return { ...newton, iterations, relaxationStalled };
 }
 
 /**

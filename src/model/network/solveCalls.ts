@@ -1,4 +1,5 @@
 import { FIXED_POINT_TOLERANCE } from '../service.js';
+import { sweepsPerReport } from './AnalysisProgress.js';
 import { followCallBranch } from './callContinuation.js';
 import { type CallPlan, compileCallPlan } from './callPlan.js';
 import { CallSweep } from './callSweep.js';
@@ -38,6 +39,11 @@ export interface CallSolveOptions {
    * @default 20000
    */
   readonly maxEvaluations?: number;
+  /**
+   * Called with the sweeps made so far every so many sweeps (about every 500,000 cell updates,
+   * at most 250 sweeps apart): the progress of a long solve. @default none
+   */
+  readonly onProgress?: (sweeps: number) => void;
 }
 
 /** The solved state of a call-graph network, per service i and class p. */
@@ -90,6 +96,12 @@ export interface CallSolution {
 export function solveCalls(network: NetworkModel, options: CallSolveOptions = {}): CallSolution {
   const plan = compileCallPlan(network);
   const sweep = new CallSweep(plan);
+  if (options.onProgress !== undefined) {
+    sweep.progress = {
+      every: sweepsPerReport(plan.serviceCount * plan.classCount),
+      report: options.onProgress,
+    };
+  }
   startFrom(sweep, options);
   const scale = options.scale ?? 1;
   const tolerance = options.tolerance ?? FIXED_POINT_TOLERANCE;

@@ -1,3 +1,4 @@
+import { denseLu } from './denseLu.js';
 import { solveDense } from './solveDense.js';
 
 /**
@@ -35,25 +36,7 @@ export interface LevelQbdSolution {
 export function solveLevelQbd(qbd: Readonly<LevelQbd>): LevelQbdSolution {
   const { phases: p, levels } = qbd;
   const size = p * p;
-  const ups: Float64Array[] = [];
-  const downs: Float64Array[] = [];
-  const locals: Float64Array[] = [];
-  for (let n = 0; n <= levels; n++) {
-    const up = n < levels ? qbd.up(n) : new Float64Array(size);
-    const down = n > 0 ? qbd.down(n) : new Float64Array(size);
-    const local = Float64Array.from(qbd.within(n));
-    for (let i = 0; i < p; i++) {
-      let out = 0;
-      for (let j = 0; j < p; j++) {
-        out += (up[i * p + j] as number) + (down[i * p + j] as number);
-        if (j !== i) out += local[i * p + j] as number;
-      }
-      local[i * p + i] = -out;
-    }
-    ups.push(up);
-    downs.push(down);
-    locals.push(local);
-  }
+  const { ups, downs, locals } = qbdBlocks(qbd);
   // R_n for n = N − 1 … 0.
   const rs: Float64Array[] = new Array<Float64Array>(levels);
   let below: Float64Array | undefined;
@@ -89,8 +72,47 @@ export function solveLevelQbd(qbd: Readonly<LevelQbd>): LevelQbdSolution {
   return { pi, residual: fastest > 0 ? residual / fastest : 0 };
 }
 
+/** A QBD's blocks per level: up (none at N), down (none at 0), and within with its diagonal. */
+export interface QbdBlocks {
+  readonly ups: readonly Float64Array[];
+  readonly downs: readonly Float64Array[];
+  /** L_n: `within(n)` with the diagonal made minus every rate out of the state. */
+  readonly locals: readonly Float64Array[];
+}
+
+/** The blocks of every level of a {@link LevelQbd}, the diagonal made (see {@link LevelQbd}). */
+export function qbdBlocks(qbd: Readonly<LevelQbd>): QbdBlocks {
+  const { phases: p, levels } = qbd;
+  const size = p * p;
+  const ups: Float64Array[] = [];
+  const downs: Float64Array[] = [];
+  const locals: Float64Array[] = [];
+  for (let n = 0; n <= levels; n++) {
+    const up = n < levels ? qbd.up(n) : new Float64Array(size);
+    const down = n > 0 ? qbd.down(n) : new Float64Array(size);
+    const local = Float64Array.from(qbd.within(n));
+    for (let i = 0; i < p; i++) {
+      let out = 0;
+      for (let j = 0; j < p; j++) {
+        out += (up[i * p + j] as number) + (down[i * p + j] as number);
+        if (j !== i) out += local[i * p + j] as number;
+      }
+      local[i * p + i] = -out;
+    }
+    ups.push(up);
+    downs.push(down);
+    locals.push(local);
+  }
+  return { ups, downs, locals };
+}
+
 /** target += a · b (P × P, row-major). */
-function addProduct(target: Float64Array, a: Float64Array, b: Float64Array, p: number): void {
+export function addProduct(
+  target: Float64Array,
+  a: Float64Array,
+  b: Float64Array,
+  p: number,
+): void {
   for (let i = 0; i < p; i++) {
     for (let k = 0; k < p; k++) {
       const v = a[i * p + k] as number;
@@ -116,61 +138,18 @@ function addTo(target: Float64Array, add: Float64Array): void {
   for (let i = 0; i < target.length; i++) target[i] = (target[i] as number) + (add[i] as number);
 }
 
-/**
- * X = B M^(−1), by LU with partial pivoting of Mᵀ (X Mᵀ... solved as Mᵀ Xᵀ = Bᵀ, column by
- * column of Xᵀ, i.e. row by row of X).
- */
+/** X = B M^(−1): row by row of X, Mᵀ xᵀ = (row of B)ᵀ, with one LU of Mᵀ. */
 function rightSolve(b: Float64Array, m: Float64Array, p: number): Float64Array {
-  // Factor A = Mᵀ in place: A[i][j] = M[j][i].
   const a = new Float64Array(p * p);
   for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) a[i * p + j] = m[j * p + i] as number;
-  const pivot = new Int32Array(p);
-  for (let c = 0; c < p; c++) {
-    let best = c;
-    for (let r = c + 1; r < p; r++) {
-      if (Math.abs(a[r * p + c] as number) > Math.abs(a[best * p + c] as number)) best = r;
-    }
-    pivot[c] = best;
-    if (best !== c) {
-      for (let j = 0; j < p; j++) {
-        const t = a[c * p + j] as number;
-        a[c * p + j] = a[best * p + j] as number;
-        a[best * p + j] = t;
-      }
-    }
-    const d = a[c * p + c] as number;
-    if (d === 0) throw new RangeError('a block of the chain is singular: a phase has no way out');
-    for (let r = c + 1; r < p; r++) {
-      const f = (a[r * p + c] as number) / d;
-      if (f === 0) continue;
-      a[r * p + c] = f;
-      for (let j = c + 1; j < p; j++)
-        a[r * p + j] = (a[r * p + j] as number) - f * (a[c * p + j] as number);
-    }
-  }
+  const lu = denseLu(a, p);
+  if (lu === undefined)
+    throw new RangeError('a block of the chain is singular: a phase has no way out');
   const x = new Float64Array(p * p);
   const y = new Float64Array(p);
   for (let row = 0; row < p; row++) {
-    // Solve A y = (row of B)ᵀ.
     for (let i = 0; i < p; i++) y[i] = b[row * p + i] as number;
-    for (let c = 0; c < p; c++) {
-      const s = pivot[c] as number;
-      if (s !== c) {
-        const t = y[c] as number;
-        y[c] = y[s] as number;
-        y[s] = t;
-      }
-    }
-    for (let i = 0; i < p; i++) {
-      let v = y[i] as number;
-      for (let j = 0; j < i; j++) v -= (a[i * p + j] as number) * (y[j] as number);
-      y[i] = v;
-    }
-    for (let i = p - 1; i >= 0; i--) {
-      let v = y[i] as number;
-      for (let j = i + 1; j < p; j++) v -= (a[i * p + j] as number) * (y[j] as number);
-      y[i] = v / (a[i * p + i] as number);
-    }
+    lu.solve(y);
     x.set(y, row * p);
   }
   return x;

@@ -1,6 +1,7 @@
 import { AndersonMixer } from '../numeric/anderson.js';
 import { solveLevelQbd } from '../numeric/levelQbd.js';
 import { checkRetryingService } from './checkRetryingService.js';
+import { netCountVariance } from './netCountVariance.js';
 
 /**
  * The second-order law of one service with retries and per-try timeouts (docs/model.md, "The
@@ -49,6 +50,17 @@ export interface OrbitService {
   /** m, the most attempts in the system. */
   readonly queue: number;
   readonly classes: readonly OrbitClass[];
+  /**
+   * How the orbit and the queue are solved: `chain` as one Markov chain (exact but for the two
+   * approximations above; work ∝ levels · (m + 1)³); `dispersed` with the queue at its stationary
+   * law at each level's attempt rate and the orbit a birth–death process matched to the drift
+   * and the variance of its net count under that queue (a diffusion over the orbit, work ∝
+   * levels · m; right where the backoff is long against the queue's relaxation, and within
+   * about 0.01–0.06 below the chain's R elsewhere); `auto` (default) the chain where its work
+   * stays under {@link CHAIN_WORK_BUDGET}, else dispersed.
+   * @default 'auto'
+   */
+  readonly solver?: 'chain' | 'dispersed' | 'auto';
 }
 
 /** What the orbit law says of one class. */
@@ -98,6 +110,12 @@ export interface OrbitMode {
   readonly levels: readonly [number, number];
 }
 
+/**
+ * The most work, levels · (m + 1)³, for which `auto` solves the joint chain (a few seconds);
+ * beyond, the dispersed law.
+ */
+export const CHAIN_WORK_BUDGET = 1e8;
+
 /** A trough between two peaks of the orbit's law below this share of the lower peak splits it. */
 const TROUGH_RATIO = 0.1;
 
@@ -140,6 +158,12 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
   // No class that can retry: nothing ever enters the orbit, one level.
   const retrying = classes.some((entry) => entry.retryLimit > 0 && entry.arrivalRate > 0);
   let levels = retrying ? initialLevels(classes) : 0;
+  // `auto` leaves the chain for good once the levels it needs pass the budget (the law's
+  // figures then come from one solver throughout).
+  const chosen = service.solver ?? 'auto';
+  const solverFor = (levels: number): 'chain' | 'dispersed' =>
+    chosen !== 'auto' ? chosen : levels * phases ** 3 <= CHAIN_WORK_BUDGET ? 'chain' : 'dispersed';
+  let solver = solverFor(levels);
   let result: ReturnType<typeof solveAt> | undefined;
   let iterations = 0;
   const mixer = new AndersonMixer(2 * classCount, 4);
@@ -152,6 +176,7 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
     result = solveAt(levels, mix);
     while (retrying && result.topMass > TOP_MASS_TOLERANCE && levels < 1 << 16) {
       levels *= 2;
+      if (solver === 'chain') solver = solverFor(levels);
       result = solveAt(levels, mix);
     }
     let moved = 0;
@@ -196,7 +221,12 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
   const trough = metastableTrough(marginal);
   const modes: OrbitMode[] =
     trough === undefined ? [modeOf(0, levels)] : [modeOf(0, trough), modeOf(trough, levels)];
-  return { ...settled.figures, iterations, modes, orbitLaw: Array.from(marginal) };
+  return {
+    ...settled.figures,
+    iterations,
+    modes,
+    orbitLaw: Array.from(marginal),
+  };
 
   function modeOf(from: number, to: number): OrbitMode {
     const part = figuresOf(settled.pi, levels, settled.mix, from, to);
@@ -262,8 +292,85 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
       for (let k = 0; k < size; k++) block[k] = n * (leave[k] as number);
       return block;
     };
+    if (solver === 'dispersed') {
+      const { pi } = dispersedLaw(levels, mix);
+      return { ...figuresOf(pi, levels, mix), pi, mix };
+    }
     const { pi } = solveLevelQbd({ phases, levels, up, down, within });
     return { ...figuresOf(pi, levels, mix), pi, mix };
+  }
+
+  /**
+   * The orbit as a birth–death process over the queue at its stationary law given the level
+   * (docs/model.md, "The dispersed orbit law"): at level n attempts arrive at
+   * Λ(n) = Σ λ_p + n Σ v_p and the queue is M/M/1/m at Λ(n)/μ; the orbit's net count moves with
+   * drift δ(n) (fresh failures with retries left, less retries that leave it, averaged over that
+   * queue law) and variance rate σ²(n), larger than the Poisson b + d because failures come in
+   * clusters while the queue is long. The birth–death chain with b = (σ² + δ)/2, d = (σ² − δ)/2
+   * has both; π(n + 1)/π(n) = b(n)/d(n + 1). Returned as the chain's joint law would be,
+   * π(n) P(L | n), so the figures read it alike.
+   */
+  function dispersedLaw(levels: number, mix: OrbitMix): { pi: Float64Array[] } {
+    let freshTotal = 0;
+    for (const entry of classes) freshTotal += Math.max(entry.arrivalRate, 0);
+    let perRequest = 0;
+    for (let p = 0; p < classCount; p++) perRequest += mix.rate[p] as number;
+    const pi: Float64Array[] = [];
+    const logLevel = new Float64Array(levels + 1);
+    // Per queue length: the rates of the orbit's +1 events (a fresh failure with retries left),
+    // its −1 events (a retry leaving) and of arrivals that change nothing in it.
+    const upAt = new Float64Array(m + 1);
+    const downAt = new Float64Array(m + 1);
+    const idleAt = new Float64Array(m + 1);
+    const jump = new Float64Array(m + 1);
+    let birth = 0;
+    for (let n = 0; n <= levels; n++) {
+      const arrival = freshTotal + n * perRequest;
+      const queueLaw = mm1mLaw(arrival / mu, m);
+      pi.push(queueLaw);
+      for (let L = 0; L <= m; L++) {
+        let up = 0;
+        let down = 0;
+        for (let p = 0; p < classCount; p++) {
+          const entry = classes[p] as OrbitClass;
+          const t = failAt(p, L);
+          if (entry.retryLimit > 0 && entry.arrivalRate > 0) up += entry.arrivalRate * t;
+          const last = mix.last[p] as number;
+          down += n * (mix.rate[p] as number) * (1 - t + t * last);
+        }
+        upAt[L] = up;
+        downAt[L] = down;
+        idleAt[L] = Math.max(arrival - up - down, 0);
+      }
+      let drift = 0;
+      let poisson = 0;
+      for (let L = 0; L <= m; L++) {
+        const w = queueLaw[L] as number;
+        drift += w * ((upAt[L] as number) - (downAt[L] as number));
+        poisson += w * ((upAt[L] as number) + (downAt[L] as number));
+      }
+      // At n = 0 nothing can leave: the chain only rises, at the drift, so Σ π(n) δ(n) = 0 holds
+      // and the flows balance. Above, b and d are matched to the drift and the variance.
+      let b = (poisson + drift) / 2;
+      let d = (poisson - drift) / 2;
+      if (n > 0) {
+        const variance = netCountVariance(queueLaw, arrival, drift, upAt, downAt, idleAt, jump);
+        b = Math.max((variance + drift) / 2, 0);
+        d = Math.max((variance - drift) / 2, Number.MIN_VALUE);
+      }
+      if (n > 0) logLevel[n] = (logLevel[n - 1] as number) + Math.log(birth / d);
+      birth = b;
+    }
+    let peak = Number.NEGATIVE_INFINITY;
+    for (const x of logLevel) peak = Math.max(peak, x);
+    let total = 0;
+    for (let n = 0; n <= levels; n++) total += Math.exp((logLevel[n] as number) - peak);
+    for (let n = 0; n <= levels; n++) {
+      const weight = Math.exp((logLevel[n] as number) - peak) / total;
+      const level = pi[n] as Float64Array;
+      for (let L = 0; L <= m; L++) level[L] = (level[L] as number) * weight;
+    }
+    return { pi };
   }
 
   /** The figures of the stationary law π, or of π conditioned on the levels [from, to]. */
@@ -321,7 +428,9 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
           ? (freshFailRate[p] as number)
           : (retryFailRate[p] as number) * (mix.last[p] as number);
       return {
-        requestRejection: lambda > 0 ? giveUps / lambda : 0,
+        // One side of a trough is not in balance on its own (flow crosses the trough), so a
+        // storm's give-ups can pass its arrivals by a hair: R is capped at 1.
+        requestRejection: lambda > 0 ? Math.min(giveUps / lambda, 1) : 0,
         attemptRejection: attempts > 0 ? rejected / attempts : 0,
         timeoutShare: accepted > 0 ? (failed - rejected) / accepted : 0,
         attemptsPerRequest: lambda > 0 ? attempts / lambda : 0,
@@ -455,6 +564,22 @@ function backoffOf(entry: OrbitClass, r: number): number {
   const given = entry.meanBackoff;
   if (typeof given === 'number') return given;
   return given[Math.min(r, given.length) - 1] as number;
+}
+
+/** The stationary law of the M/M/1/m queue at offered load ρ: P(L) ∝ ρ^L, L = 0 … m. */
+function mm1mLaw(rho: number, m: number): Float64Array {
+  const law = new Float64Array(m + 1);
+  // From the larger end down, so a heavy load does not overflow: ρ^(L − m) when ρ > 1.
+  const ratio = rho > 1 ? 1 / rho : rho;
+  let term = 1;
+  let sum = 0;
+  for (let j = 0; j <= m; j++) {
+    law[rho > 1 ? m - j : j] = term;
+    sum += term;
+    term *= ratio;
+  }
+  for (let L = 0; L <= m; L++) law[L] = (law[L] as number) / sum;
+  return law;
 }
 
 /** θ_p(L) for L = 0 … m − 1. */

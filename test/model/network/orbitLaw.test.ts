@@ -51,13 +51,68 @@ describe('the orbit law in the analysis', () => {
     expect(orbit.endToEnd.gold?.rejection).toBeGreaterThan(0.35);
   });
 
+  /** a (μ = 200) passes `onward` of what it completes on to b (μ = 100), timeouts at both. */
+  const routedPair = (onward: number, back = 0): NetworkModel => ({
+    classes: [{ name: 'users', retryLimit: 1, meanBackoffs: [0.1] }],
+    services: [
+      {
+        name: 'a',
+        capacity: 200,
+        queue: 20,
+        model: 'mm1m',
+        arrivals: [80],
+        retryLimits: [1],
+        routes: [{ to: 1, p: onward }],
+        timeouts: [0.02],
+      },
+      {
+        name: 'b',
+        capacity: 100,
+        queue: 10,
+        model: 'mm1m',
+        arrivals: [0],
+        retryLimits: [2],
+        routes: back > 0 ? [{ to: 0, p: back }] : [],
+        timeouts: [0.04],
+      },
+    ],
+  });
+  const alone = (mu: number, m: number, rate: number, k: number, timeout: number) =>
+    orbitQueue({
+      capacity: mu,
+      queue: m,
+      classes: [{ arrivalRate: rate, retryLimit: k, timeout: mu * timeout, meanBackoff: 0.1 }],
+    }).classes[0]?.requestRejection ?? Number.NaN;
+
+  it('feeds each routing service what the services before it complete', () => {
+    const report = analyzeNetwork(routedPair(0.8), { law: 'orbit' });
+    const ra = alone(200, 20, 80, 1, 0.02);
+    const rb = alone(100, 10, 80 * (1 - ra) * 0.8, 2, 0.04);
+    expect(report.services.b?.classes.users?.in).toBeCloseTo(80 * (1 - ra) * 0.8, 9);
+    // A request completes a, then leaves (20 %) or completes b.
+    expect(report.endToEnd.users?.completion).toBeCloseTo((1 - ra) * (0.2 + 0.8 * (1 - rb)), 9);
+  });
+
+  it('settles the flows of a routing cycle', () => {
+    const report = analyzeNetwork(routedPair(0.6, 0.3), { law: 'orbit' });
+    const inA = report.services.a?.classes.users?.in ?? Number.NaN;
+    const inB = report.services.b?.classes.users?.in ?? Number.NaN;
+    const ra = alone(200, 20, inA, 1, 0.02);
+    const rb = alone(100, 10, inB, 2, 0.04);
+    // The fixed point: each service's arrivals are what the other passes on, at its own law.
+    expect(inB).toBeCloseTo(inA * (1 - ra) * 0.6, 6);
+    expect(inA).toBeCloseTo(80 + inB * (1 - rb) * 0.3, 6);
+    expect(inA).toBeGreaterThan(80);
+  });
+
   it('refuses what it does not cover yet, saying what and where', () => {
-    const routed: NetworkModel = {
+    const called: NetworkModel = {
       ...flank(10),
+      mode: 'calls',
       services: [
         {
           ...(flank(10).services[0] as NetworkModel['services'][number]),
-          routes: [{ to: 1, p: 0.5 }],
+          calls: [{ to: 1, n: 1 }],
         },
         {
           name: 'db',
@@ -70,10 +125,11 @@ describe('the orbit law in the analysis', () => {
         },
       ],
     };
-    expect(orbitLawRefusal(routed)).toMatch(
-      /^the orbit law covers services that stand alone so far; api routes/,
+    expect(orbitLawRefusal(called)).toMatch(
+      /^the orbit law covers stand-alone and routing services so far; api calls other services/,
     );
-    expect(() => analyzeNetwork(routed, { law: 'orbit' })).toThrow(/api routes requests on/);
+    expect(() => analyzeNetwork(called, { law: 'orbit' })).toThrow(/api calls other services/);
+    expect(orbitLawRefusal(routedPair(0.5))).toBeUndefined();
     const fluid: NetworkModel = {
       ...flank(10),
       services: [
