@@ -16,7 +16,6 @@
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { meanRetryDelays } from '../src/model/backoff/meanRetryDelays.js';
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
 import type { NetworkReport } from '../src/model/network/NetworkReport.js';
@@ -24,6 +23,7 @@ import { orbitLawRefusal } from '../src/model/network/orbitLaw.js';
 import { csvLine } from '../src/report/csv.js';
 import { fixed, plusMinus } from '../src/report/numberFormat.js';
 import {
+  meanRunGap,
   nearestEquilibrium,
   type RunSet,
   runRejection,
@@ -177,21 +177,6 @@ interface Outcome {
   readonly orbit?: { readonly report: NetworkReport; readonly seconds: number };
 }
 
-/**
- * The network with its classes' mean backoffs, the simulator's BACKOFF (the orbit law reads the
- * orbit's sojourn from them; a network file's `backoff:` sets them, these cases pass it to the
- * simulator alone).
- */
-function withBackoff(network: NetworkModel): NetworkModel {
-  return {
-    ...network,
-    classes: network.classes.map((c, p) => {
-      const most = Math.max(c.retryLimit, ...network.services.map((s) => s.retryLimits[p] ?? 0));
-      return { ...c, meanBackoffs: meanRetryDelays(BACKOFF, Math.max(most, 1)) };
-    }),
-  };
-}
-
 const revision = sourceRevision();
 const loadAtStart = loadavg();
 const started = performance.now();
@@ -229,7 +214,7 @@ cases.forEach((c, index) => {
   const orbitStarted = performance.now();
   const orbitReport =
     orbitLawRefusal(c.network) === undefined
-      ? analyzeNetwork(withBackoff(c.network), { law: 'orbit' })
+      ? analyzeNetwork(c.network, { law: 'orbit' })
       : undefined;
   const orbit =
     orbitReport === undefined
@@ -277,17 +262,6 @@ interface Row {
   readonly orbitStates: string;
 }
 
-/** The mean over the runs of |rejection of class `name` − that of the nearer equilibrium|. */
-function runGap(o: Outcome, report: NetworkReport, name: string): number {
-  const gaps = o.simulated.runs.map((run) => {
-    const value = run.endToEnd[name]?.rejection ?? Number.NaN;
-    const nearest = nearestEquilibrium({ [name]: value }, report.equilibria);
-    return nearest.distance;
-  });
-  const finite = gaps.filter((g) => Number.isFinite(g));
-  return finite.length === 0 ? Number.NaN : finite.reduce((a, b) => a + b, 0) / finite.length;
-}
-
 /**
  * Which equilibrium the load raised from zero reached: the first (the analysis lists it first,
  * healthy or the storm it tipped into; the state from saturation second).
@@ -329,8 +303,11 @@ function rowsOf(o: Outcome): Row[] {
       simCi95: o.simulated.rejection[cls.name]?.ci95 ?? Number.NaN,
       gap: Math.abs(pred - sim),
       trivial: edge(pred) && edge(sim) && Math.abs(pred - sim) <= TRIVIAL,
-      meanFieldRunGap: runGap(o, o.report, cls.name),
-      orbitRunGap: o.orbit === undefined ? Number.NaN : runGap(o, o.orbit.report, cls.name),
+      meanFieldRunGap: meanRunGap(o.simulated.runs, o.report.equilibria, cls.name),
+      orbitRunGap:
+        o.orbit === undefined
+          ? Number.NaN
+          : meanRunGap(o.simulated.runs, o.orbit.report.equilibria, cls.name),
       orbitStates:
         o.orbit === undefined
           ? ''

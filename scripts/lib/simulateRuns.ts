@@ -117,6 +117,24 @@ export function runRejection(
 }
 
 /**
+ * The mean over the runs of |class `name`'s rejection − that of the nearer equilibrium| (a run
+ * in which none of its requests ended is at distance 0, as `nearestEquilibrium` reads a NaN).
+ */
+export function meanRunGap(
+  runs: readonly NetworkSimulationResult[],
+  equilibria: readonly Equilibrium[],
+  name: string,
+): number {
+  const gaps = runs
+    .map((run) => {
+      const value = run.endToEnd[name]?.rejection ?? Number.NaN;
+      return nearestEquilibrium({ [name]: value }, equilibria).distance;
+    })
+    .filter((gap) => Number.isFinite(gap));
+  return gaps.length === 0 ? Number.NaN : gaps.reduce((a, b) => a + b, 0) / gaps.length;
+}
+
+/**
  * Per class name: the rejection of the requests that ended in one window of a run (windows must
  * have been asked for); NaN for a class none of whose requests ended there.
  */

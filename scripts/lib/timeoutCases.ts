@@ -6,6 +6,7 @@
  * a cycle a ⇄ b and hotelReservation's routing form.
  */
 import type { BackoffDescription } from '../../src/model/backoff/BackoffDescription.js';
+import { meanRetryDelays } from '../../src/model/backoff/meanRetryDelays.js';
 import type { NetworkModel } from '../../src/model/network/NetworkModel.js';
 import { fixedTimeout, type TimeoutStrategy } from '../../src/policy/timeouts/TimeoutStrategy.js';
 import { builtinExample, parseNetwork, toNetworkModel } from '../../src/spec/index.js';
@@ -28,6 +29,19 @@ export const TIMEOUT_VALIDATION = Object.freeze({
   timeouts: [2, 3, 5, 10, 20] as const,
 });
 
+/**
+ * A class of these cases, with the mean backoffs of the validation's retry delay (what a network
+ * file's `backoff:` gives; the orbit law reads the orbit's sojourn from them, the simulator is
+ * handed the backoff itself).
+ */
+function timedClass(name: string, retryLimit: number): NetworkModel['classes'][number] {
+  return {
+    name,
+    retryLimit,
+    meanBackoffs: meanRetryDelays(TIMEOUT_VALIDATION.backoff, Math.max(retryLimit, 1)),
+  };
+}
+
 /** One service with a per-try timeout, as {@link timedService} builds it. */
 export interface TimedServiceCase {
   /** m, the most requests in the system. */
@@ -46,7 +60,7 @@ export interface TimedServiceCase {
  */
 export function timedService(c: TimedServiceCase): NetworkModel {
   return {
-    classes: [{ name: 'users', retryLimit: c.retries }],
+    classes: [timedClass('users', c.retries)],
     services: [
       {
         name: 'api',
@@ -131,10 +145,7 @@ export interface RoutingPairCase {
   readonly queue: number;
 }
 
-const TWO_CLASSES = [
-  { name: 'high', retryLimit: 5 },
-  { name: 'low', retryLimit: 1 },
-] as const;
+const TWO_CLASSES = [timedClass('high', 5), timedClass('low', 1)];
 
 /**
  * A routing chain a → b: a (μ = 200/s, m = 50) passes 80 % of what gets through to b

@@ -136,6 +136,13 @@ function serviceModes(network: NetworkModel, i: number, arrivals: readonly numbe
     .modes as OrbitMode[];
 }
 
+/** A route into a service: from `from`, for class `p`, with probability `share`. */
+interface Incoming {
+  readonly from: number;
+  readonly p: number;
+  readonly share: number;
+}
+
 /** The routed flows settled with every service in its lowest or highest metastable state. */
 function settle(
   network: NetworkModel,
@@ -145,11 +152,17 @@ function settle(
   which: 'lowest' | 'highest',
 ) {
   const n = network.services.length;
-  const classCount = network.classes.length;
   const external = network.services.map((s) => network.classes.map((_, p) => s.arrivals[p] ?? 0));
   const arrivals = external.map((row) => row.slice());
   const modes: (OrbitMode | undefined)[] = new Array(n);
   const solvedAt: (number[] | undefined)[] = new Array(n);
+  // Per service, the routes into it: (sender, class, probability).
+  const incoming: Incoming[][] = network.services.map(() => []);
+  rows.forEach((classRows, p) => {
+    classRows.forEach((row, from) => {
+      for (const e of row) (incoming[e.to] as Incoming[]).push({ from, p, share: e.p });
+    });
+  });
   let bistable = false;
   let iterations = 0;
   let residual = 0;
@@ -158,16 +171,13 @@ function settle(
     residual = 0;
     for (const i of order) {
       const wanted = (external[i] as number[]).slice();
-      for (let j = 0; j < n; j++) {
-        const mode = modes[j];
+      for (const { from, p, share } of incoming[i] as Incoming[]) {
+        const mode = modes[from];
         if (mode === undefined) continue;
-        for (let p = 0; p < classCount; p++) {
-          const row = (rows[p] as { to: number; p: number }[][])[j] ?? [];
-          const out =
-            ((arrivals[j] as number[])[p] as number) *
-            (1 - (mode.classes[p]?.requestRejection ?? 0));
-          for (const e of row) if (e.to === i) wanted[p] = (wanted[p] as number) + out * e.p;
-        }
+        const out =
+          ((arrivals[from] as number[])[p] as number) *
+          (1 - (mode.classes[p]?.requestRejection ?? 0));
+        wanted[p] = (wanted[p] as number) + out * share;
       }
       wanted.forEach((rate, p) => {
         const before = (arrivals[i] as number[])[p] as number;

@@ -19,6 +19,22 @@ export function mm1mBlocking(rho: number, m: number): number {
   return Math.expm1(-x) / Math.expm1(-(m + 1) * x);
 }
 
+/** The stationary law of the M/M/1/m queue at offered load ρ: P(L) ∝ ρ^L, L = 0 … m. */
+export function mm1mQueueLaw(rho: number, m: number): Float64Array {
+  const law = new Float64Array(m + 1);
+  // From the larger end down, so a heavy load does not overflow: ρ^(L − m) when ρ > 1.
+  const ratio = rho > 1 ? 1 / rho : rho;
+  let term = 1;
+  let sum = 0;
+  for (let j = 0; j <= m; j++) {
+    law[rho > 1 ? m - j : j] = term;
+    sum += term;
+    term *= ratio;
+  }
+  for (let L = 0; L <= m; L++) law[L] = (law[L] as number) / sum;
+  return law;
+}
+
 /**
  * The mean number in an M/M/1/m system, L = ρ/(1 − ρ) − (m+1) ρ^(m+1)/(1 − ρ^(m+1)), m/2 at ρ = 1.
  * Used to validate the simulator against the exact queue.

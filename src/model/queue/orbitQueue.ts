@@ -1,7 +1,9 @@
 import { AndersonMixer } from '../numeric/anderson.js';
 import { solveLevelQbd } from '../numeric/levelQbd.js';
 import { checkRetryingService } from './checkRetryingService.js';
-import { netCountVariance } from './netCountVariance.js';
+import { dispersedOrbitLaw } from './dispersedOrbitLaw.js';
+import type { OrbitClass } from './OrbitClass.js';
+import { backoffOf, type OrbitMix, orbitMix } from './orbitMix.js';
 
 /**
  * The second-order law of one service with retries and per-try timeouts (docs/model.md, "The
@@ -26,22 +28,7 @@ import { netCountVariance } from './netCountVariance.js';
  * per state but as the orbit's mean mix, found by fixed-point iteration (exact for one class with
  * k = 1, where every request in the orbit is on its last try).
  */
-export interface OrbitClass {
-  /** λ_p, fresh requests (calls) per second. */
-  readonly arrivalRate: number;
-  /** k_p: retries after a failed attempt. */
-  readonly retryLimit: number;
-  /** The per-try timeout in mean service times, μT; 0 or less (or Infinity): none. */
-  readonly timeout: number;
-  /** How the timeout is distributed: `fixed` (default) or `exponential` with that mean. */
-  readonly timeoutLaw?: 'fixed' | 'exponential';
-  /**
-   * The mean backoff before a retry, seconds (the orbit's mean sojourn): one for every retry,
-   * or per retry (r = 1 … k; the last one given stands for the rest), as an exponential backoff
-   * grows.
-   */
-  readonly meanBackoff: number | readonly number[];
-}
+export type { OrbitClass } from './OrbitClass.js';
 
 /** One service as {@link orbitQueue} sees it. */
 export interface OrbitService {
@@ -293,84 +280,11 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
       return block;
     };
     if (solver === 'dispersed') {
-      const { pi } = dispersedLaw(levels, mix);
+      const { pi } = dispersedOrbitLaw({ capacity: mu, queue: m, classes, failAt, mix, levels });
       return { ...figuresOf(pi, levels, mix), pi, mix };
     }
     const { pi } = solveLevelQbd({ phases, levels, up, down, within });
     return { ...figuresOf(pi, levels, mix), pi, mix };
-  }
-
-  /**
-   * The orbit as a birth–death process over the queue at its stationary law given the level
-   * (docs/model.md, "The dispersed orbit law"): at level n attempts arrive at
-   * Λ(n) = Σ λ_p + n Σ v_p and the queue is M/M/1/m at Λ(n)/μ; the orbit's net count moves with
-   * drift δ(n) (fresh failures with retries left, less retries that leave it, averaged over that
-   * queue law) and variance rate σ²(n), larger than the Poisson b + d because failures come in
-   * clusters while the queue is long. The birth–death chain with b = (σ² + δ)/2, d = (σ² − δ)/2
-   * has both; π(n + 1)/π(n) = b(n)/d(n + 1). Returned as the chain's joint law would be,
-   * π(n) P(L | n), so the figures read it alike.
-   */
-  function dispersedLaw(levels: number, mix: OrbitMix): { pi: Float64Array[] } {
-    let freshTotal = 0;
-    for (const entry of classes) freshTotal += Math.max(entry.arrivalRate, 0);
-    let perRequest = 0;
-    for (let p = 0; p < classCount; p++) perRequest += mix.rate[p] as number;
-    const pi: Float64Array[] = [];
-    const logLevel = new Float64Array(levels + 1);
-    // Per queue length: the rates of the orbit's +1 events (a fresh failure with retries left),
-    // its −1 events (a retry leaving) and of arrivals that change nothing in it.
-    const upAt = new Float64Array(m + 1);
-    const downAt = new Float64Array(m + 1);
-    const idleAt = new Float64Array(m + 1);
-    const jump = new Float64Array(m + 1);
-    let birth = 0;
-    for (let n = 0; n <= levels; n++) {
-      const arrival = freshTotal + n * perRequest;
-      const queueLaw = mm1mLaw(arrival / mu, m);
-      pi.push(queueLaw);
-      for (let L = 0; L <= m; L++) {
-        let up = 0;
-        let down = 0;
-        for (let p = 0; p < classCount; p++) {
-          const entry = classes[p] as OrbitClass;
-          const t = failAt(p, L);
-          if (entry.retryLimit > 0 && entry.arrivalRate > 0) up += entry.arrivalRate * t;
-          const last = mix.last[p] as number;
-          down += n * (mix.rate[p] as number) * (1 - t + t * last);
-        }
-        upAt[L] = up;
-        downAt[L] = down;
-        idleAt[L] = Math.max(arrival - up - down, 0);
-      }
-      let drift = 0;
-      let poisson = 0;
-      for (let L = 0; L <= m; L++) {
-        const w = queueLaw[L] as number;
-        drift += w * ((upAt[L] as number) - (downAt[L] as number));
-        poisson += w * ((upAt[L] as number) + (downAt[L] as number));
-      }
-      // At n = 0 nothing can leave: the chain only rises, at the drift, so Σ π(n) δ(n) = 0 holds
-      // and the flows balance. Above, b and d are matched to the drift and the variance.
-      let b = (poisson + drift) / 2;
-      let d = (poisson - drift) / 2;
-      if (n > 0) {
-        const variance = netCountVariance(queueLaw, arrival, drift, upAt, downAt, idleAt, jump);
-        b = Math.max((variance + drift) / 2, 0);
-        d = Math.max((variance - drift) / 2, Number.MIN_VALUE);
-      }
-      if (n > 0) logLevel[n] = (logLevel[n - 1] as number) + Math.log(birth / d);
-      birth = b;
-    }
-    let peak = Number.NEGATIVE_INFINITY;
-    for (const x of logLevel) peak = Math.max(peak, x);
-    let total = 0;
-    for (let n = 0; n <= levels; n++) total += Math.exp((logLevel[n] as number) - peak);
-    for (let n = 0; n <= levels; n++) {
-      const weight = Math.exp((logLevel[n] as number) - peak) / total;
-      const level = pi[n] as Float64Array;
-      for (let L = 0; L <= m; L++) level[L] = (level[L] as number) * weight;
-    }
-    return { pi };
   }
 
   /** The figures of the stationary law π, or of π conditioned on the levels [from, to]. */
@@ -510,76 +424,6 @@ export function metastableTrough(marginal: ArrayLike<number>): number | undefine
   }
   const lower = Math.min(marginal[low] as number, marginal[high] as number);
   return (marginal[trough] as number) < TROUGH_RATIO * lower ? trough : undefined;
-}
-
-/** The orbit's mix: per request in it, each class's retry rate, and the chance a retry is last. */
-interface OrbitMix {
-  readonly rate: Float64Array;
-  readonly last: Float64Array;
-}
-
-/**
- * The orbit's mean mix from the failure probabilities of fresh attempts and retries: requests
- * enter the orbit with r retries used (r = 1 … k_p) at rate λ_p F0 Fr^(r−1) and stay d_p,r there
- * (Little), so class p holds λ_p F0 Σ_r Fr^(r−1) d_p,r of it, and sends retries at
- * λ_p F0 Σ_r Fr^(r−1) per second, of which the share Fr^(k−1) / Σ_r Fr^(r−1) are last tries.
- * Per request in the orbit: class p's retry rate is its retries per second over the orbit's
- * mean population.
- */
-function orbitMix(
-  classes: readonly OrbitClass[],
-  freshFail: Float64Array,
-  retryFail: Float64Array,
-): OrbitMix {
-  const retries = new Float64Array(classes.length);
-  const last = new Float64Array(classes.length);
-  let population = 0;
-  classes.forEach((entry, p) => {
-    const k = entry.retryLimit;
-    if (k === 0 || entry.arrivalRate <= 0) return;
-    const fr = retryFail[p] as number;
-    // At least a sliver of every class that can retry, so its rate is defined from the start.
-    const entering = entry.arrivalRate * Math.max(freshFail[p] as number, 1e-12);
-    let sent = 0;
-    let held = 0;
-    let term = 1;
-    for (let r = 1; r <= k; r++) {
-      sent += term;
-      held += term * backoffOf(entry, r);
-      if (r === k) last[p] = term;
-      term *= fr;
-    }
-    last[p] = (last[p] as number) / sent;
-    retries[p] = entering * sent;
-    population += entering * held;
-  });
-  const rate = new Float64Array(classes.length);
-  if (population > 0)
-    for (let p = 0; p < classes.length; p++) rate[p] = (retries[p] as number) / population;
-  return { rate, last };
-}
-
-/** d_p,r: the mean backoff before class p's retry r, seconds. */
-function backoffOf(entry: OrbitClass, r: number): number {
-  const given = entry.meanBackoff;
-  if (typeof given === 'number') return given;
-  return given[Math.min(r, given.length) - 1] as number;
-}
-
-/** The stationary law of the M/M/1/m queue at offered load ρ: P(L) ∝ ρ^L, L = 0 … m. */
-function mm1mLaw(rho: number, m: number): Float64Array {
-  const law = new Float64Array(m + 1);
-  // From the larger end down, so a heavy load does not overflow: ρ^(L − m) when ρ > 1.
-  const ratio = rho > 1 ? 1 / rho : rho;
-  let term = 1;
-  let sum = 0;
-  for (let j = 0; j <= m; j++) {
-    law[rho > 1 ? m - j : j] = term;
-    sum += term;
-    term *= ratio;
-  }
-  for (let L = 0; L <= m; L++) law[L] = (law[L] as number) / sum;
-  return law;
 }
 
 /** θ_p(L) for L = 0 … m − 1. */
