@@ -106,6 +106,11 @@ export const CHAIN_WORK_BUDGET = 1e8;
 /** A trough between two peaks of the orbit's law below this share of the lower peak splits it. */
 const TROUGH_RATIO = 0.1;
 
+/** The first level the chain is cut at in the search for a healthy state the law hides. */
+const FIRST_CUT = 16;
+/** A cut chain whose top tenth holds less than this has confined itself below the cut. */
+const CONFINED_TOP_MASS = 1e-6;
+
 /** Iterations of the orbit's mix at most. */
 const MAX_MIX_ITERATIONS = 30;
 /**
@@ -137,86 +142,126 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
   const failAt = (p: number, L: number) =>
     L === m ? 1 : ((fated[p] as Float64Array)[L] as number);
 
-  // The orbit's mix, per class: its share of retries by rate (v_p = share_p / d_p, summing to
-  // the retry rate per request in the orbit, n · Σ v_p), and per class the chance that a retry
-  // is the request's last (r = k_p). Start from failure probabilities of one half.
-  let freshFail = new Float64Array(classCount).fill(0.5);
-  let retryFail = new Float64Array(classCount).fill(0.5);
   // No class that can retry: nothing ever enters the orbit, one level.
   const retrying = classes.some((entry) => entry.retryLimit > 0 && entry.arrivalRate > 0);
-  let levels = retrying ? initialLevels(classes) : 0;
   // `auto` leaves the chain for good once the levels it needs pass the budget (the law's
   // figures then come from one solver throughout).
   const chosen = service.solver ?? 'auto';
   const solverFor = (levels: number): 'chain' | 'dispersed' =>
     chosen !== 'auto' ? chosen : levels * phases ** 3 <= CHAIN_WORK_BUDGET ? 'chain' : 'dispersed';
-  let solver = solverFor(levels);
-  let result: ReturnType<typeof solveAt> | undefined;
-  let iterations = 0;
-  const mixer = new AndersonMixer(2 * classCount, 4);
-  const current = new Float64Array(2 * classCount);
-  const image = new Float64Array(2 * classCount);
-  let bestMoved = Number.POSITIVE_INFINITY;
-  let bestAt = 0;
-  for (; iterations < MAX_MIX_ITERATIONS; iterations++) {
-    const mix = orbitMix(classes, freshFail, retryFail);
-    result = solveAt(levels, mix);
-    while (retrying && result.topMass > TOP_MASS_TOLERANCE && levels < 1 << 16) {
-      levels *= 2;
-      if (solver === 'chain') solver = solverFor(levels);
-      result = solveAt(levels, mix);
-    }
-    let moved = 0;
-    for (let p = 0; p < classCount; p++) {
-      moved = Math.max(
-        moved,
-        Math.abs((result.freshFail[p] as number) - (freshFail[p] as number)),
-        Math.abs((result.retryFail[p] as number) - (retryFail[p] as number)),
-      );
-    }
-    // Settled; or stuck at the noise floor of a bistable service's law (no halving of the change
-    // in STALL_ITERATIONS passes once it is below STALL_FLOOR): further passes only cost time.
-    if (moved < bestMoved / 2) {
-      bestMoved = moved;
-      bestAt = iterations;
-    }
-    const stalled = bestMoved < STALL_FLOOR && iterations - bestAt >= STALL_ITERATIONS;
-    if (moved < MIX_TOLERANCE || stalled) {
-      freshFail = result.freshFail;
-      retryFail = result.retryFail;
-      break;
-    }
-    // Anderson acceleration of the map (F0, Fr) ↦ the law's own (F0, Fr): plain steps oscillate
-    // where the mix swings the queue (each solve overshoots the last), and damping them crawls.
-    for (let p = 0; p < classCount; p++) {
-      current[p] = freshFail[p] as number;
-      current[classCount + p] = retryFail[p] as number;
-      image[p] = result.freshFail[p] as number;
-      image[classCount + p] = result.retryFail[p] as number;
-    }
-    mixer.step(current, image, current);
-    for (let p = 0; p < classCount; p++) {
-      freshFail[p] = Math.min(Math.max(current[p] as number, 0), 1);
-      retryFail[p] = Math.min(Math.max(current[classCount + p] as number, 0), 1);
-    }
-    // Fewer levels where the law has no mass (the first guesses may have asked for many).
-    if (retrying) levels = Math.max(levels >= 64 ? usedLevels(result.pi) : levels, 32);
-  }
-  if (result === undefined) throw new Error('unreachable');
-  const settled = result;
+  let solver = solverFor(retrying ? initialLevels(classes) : 0);
+  // The whole law: levels doubled until the top tenth holds next to nothing; failure
+  // probabilities of one half to start.
+  const whole = settleMix(retrying ? initialLevels(classes) : 0, false, 0.5);
+  const settled = whole.result;
+  const levels = whole.levels;
   const marginal = levelMarginal(settled.pi);
   const trough = metastableTrough(marginal);
   const modes: OrbitMode[] =
-    trough === undefined ? [modeOf(0, levels)] : [modeOf(0, trough), modeOf(trough, levels)];
+    trough === undefined
+      ? [modeOf(settled, 0, levels)]
+      : [modeOf(settled, 0, trough), modeOf(settled, trough, levels)];
+  // A healthy state the whole law cannot show: where a retry storm holds all but a rounding
+  // error of the mass, the law's low levels are that error, yet a service started idle may stay
+  // healthy for far longer than it is watched. The chain cut at a level below the storm, with
+  // the mix of the requests below it, is that state's law where it confines itself (its top
+  // tenth holding under CONFINED_TOP_MASS): the law conditioned on not having tipped.
+  const lowest = modes[0] as OrbitMode;
+  if (retrying && trough === undefined && lowest.meanOrbit > 2 * FIRST_CUT) {
+    for (let cut = FIRST_CUT; 2 * cut <= lowest.meanOrbit; cut *= 2) {
+      const confined = settleMix(cut, true, undefined);
+      if (!(confined.result.topMass < CONFINED_TOP_MASS)) continue;
+      // Its weight in the whole law is at most a rounding error of it (clamped to [0, 1]).
+      const weight = Math.min(Math.max(massOf(marginal, 0, cut), 0), 1);
+      modes.splice(
+        0,
+        1,
+        { ...modeOf(confined.result, 0, cut), weight },
+        { ...modeOf(settled, cut, levels), weight: 1 - weight },
+      );
+      break;
+    }
+  }
   return {
     ...settled.figures,
-    iterations,
+    iterations: whole.iterations,
     modes,
     orbitLaw: Array.from(marginal),
   };
 
-  function modeOf(from: number, to: number): OrbitMode {
-    const part = figuresOf(settled.pi, levels, settled.mix, from, to);
+  /**
+   * The law's fixed point in the orbit's mix (the failure probabilities of fresh attempts and
+   * retries it is made from, starting at `start`, or where a fresh attempt meets an idle queue
+   * when undefined), on `firstLevels` levels: doubled while the top tenth holds more than
+   * {@link TOP_MASS_TOLERANCE} and trimmed where the law has no mass, unless `cut` (the chain
+   * reflected at the level given: a conditioned law).
+   */
+  function settleMix(firstLevels: number, cut: boolean, start: number | undefined) {
+    let freshFail = new Float64Array(classCount);
+    for (let p = 0; p < classCount; p++) freshFail[p] = start ?? failAt(p, 0);
+    let retryFail = Float64Array.from(freshFail);
+    let levels = firstLevels;
+    let result: ReturnType<typeof solveAt> | undefined;
+    let iterations = 0;
+    const mixer = new AndersonMixer(2 * classCount, 4);
+    const current = new Float64Array(2 * classCount);
+    const image = new Float64Array(2 * classCount);
+    let bestMoved = Number.POSITIVE_INFINITY;
+    let bestAt = 0;
+    for (; iterations < MAX_MIX_ITERATIONS; iterations++) {
+      const mix = orbitMix(classes, freshFail, retryFail);
+      result = solveAt(levels, mix);
+      while (!cut && retrying && result.topMass > TOP_MASS_TOLERANCE && levels < 1 << 16) {
+        levels *= 2;
+        if (solver === 'chain') solver = solverFor(levels);
+        result = solveAt(levels, mix);
+      }
+      let moved = 0;
+      for (let p = 0; p < classCount; p++) {
+        moved = Math.max(
+          moved,
+          Math.abs((result.freshFail[p] as number) - (freshFail[p] as number)),
+          Math.abs((result.retryFail[p] as number) - (retryFail[p] as number)),
+        );
+      }
+      // Settled; or stuck at the noise floor of a bistable service's law (no halving of the
+      // change in STALL_ITERATIONS passes once it is below STALL_FLOOR): further passes only
+      // cost time.
+      if (moved < bestMoved / 2) {
+        bestMoved = moved;
+        bestAt = iterations;
+      }
+      const stalled = bestMoved < STALL_FLOOR && iterations - bestAt >= STALL_ITERATIONS;
+      if (moved < MIX_TOLERANCE || stalled) break;
+      // Anderson acceleration of the map (F0, Fr) ↦ the law's own (F0, Fr): plain steps
+      // oscillate where the mix swings the queue (each solve overshoots the last), and damping
+      // them crawls.
+      for (let p = 0; p < classCount; p++) {
+        current[p] = freshFail[p] as number;
+        current[classCount + p] = retryFail[p] as number;
+        image[p] = result.freshFail[p] as number;
+        image[classCount + p] = result.retryFail[p] as number;
+      }
+      mixer.step(current, image, current);
+      freshFail = new Float64Array(classCount);
+      retryFail = new Float64Array(classCount);
+      for (let p = 0; p < classCount; p++) {
+        freshFail[p] = Math.min(Math.max(current[p] as number, 0), 1);
+        retryFail[p] = Math.min(Math.max(current[classCount + p] as number, 0), 1);
+      }
+      // Fewer levels where the law has no mass (the first guesses may have asked for many).
+      if (retrying && !cut) levels = Math.max(levels >= 64 ? usedLevels(result.pi) : levels, 32);
+    }
+    if (result === undefined) throw new Error('unreachable');
+    return { result, levels, iterations };
+  }
+
+  function modeOf(
+    law: ReturnType<typeof solveAt>,
+    from: number,
+    to: number,
+  ): OrbitMode {
+    const part = figuresOf(law.pi, law.figures.levels, law.mix, from, to);
     return {
       classes: part.figures.classes,
       offeredLoad: part.figures.offeredLoad,
@@ -453,6 +498,13 @@ function fateTable(entry: OrbitClass, m: number): Float64Array {
     table[L] = Math.min(cdf, 1);
   }
   return table;
+}
+
+/** The law's mass on the levels [from, to]. */
+function massOf(marginal: Float64Array, from: number, to: number): number {
+  let mass = 0;
+  for (let n = from; n <= to && n < marginal.length; n++) mass += marginal[n] as number;
+  return mass;
 }
 
 /** A first number of orbit levels: a few times the orbit a request would fill at worst. */

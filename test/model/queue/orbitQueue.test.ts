@@ -150,6 +150,46 @@ describe('the orbit law of one service', () => {
     expect(figures.orbitLaw.reduce((sum, w) => sum + w, 0)).toBeCloseTo(1, 12);
   });
 
+  it('finds a healthy state the whole law holds only as a rounding error', () => {
+    // m = 10, k = 5, T = 3/μ, λ = 0.3 μ, 2 s backoff (the validation's worst point before): in
+    // the long run the storm holds all but ~1e-16 of the mass, yet a service started idle stays
+    // healthy — its orbit of ~10 requests sends 5 retries/s against 30 fresh, so its figures are
+    // near the mean field's healthy state (R 8.25e-6, 1.1657 attempts; a separate solve), a
+    // little worse for the orbit's swings.
+    const figures = orbitQueue({
+      capacity: 100,
+      queue: 10,
+      classes: [{ arrivalRate: 30, retryLimit: 5, timeout: 3, meanBackoff: 2 }],
+    });
+    expect(figures.classes[0]?.requestRejection).toBeGreaterThan(0.9);
+    expect(figures.modes).toHaveLength(2);
+    const [healthy, storm] = figures.modes;
+    expect(healthy?.weight).toBeLessThan(1e-9);
+    expect(healthy?.meanOrbit).toBeLessThan(20);
+    expect(healthy?.levels[1]).toBeLessThan(storm?.meanOrbit ?? 0);
+    const ratio = (healthy?.classes[0]?.requestRejection ?? 0) / 8.246956728630295e-6;
+    expect(ratio).toBeGreaterThan(1);
+    expect(ratio).toBeLessThan(1.6);
+    expect(healthy?.classes[0]?.attemptsPerRequest).toBeCloseTo(1.1657, 2);
+    expect(storm?.classes[0]?.requestRejection).toBeGreaterThan(0.9);
+  });
+
+  it('finds no hidden healthy state where there is none, nor a second one where it shows', () => {
+    const at = (arrivalRate: number) =>
+      orbitQueue({
+        capacity: 100,
+        queue: 10,
+        classes: [{ arrivalRate, retryLimit: 5, timeout: 3, meanBackoff: 2 }],
+      });
+    // Fresh load past capacity: only the storm. Light load: only the healthy state.
+    const storm = at(130);
+    expect(storm.modes).toHaveLength(1);
+    expect(storm.modes[0]?.classes[0]?.requestRejection).toBeGreaterThan(0.9);
+    const light = at(10);
+    expect(light.modes).toHaveLength(1);
+    expect(light.modes[0]?.classes[0]?.requestRejection).toBeLessThan(1e-6);
+  });
+
   it('finds a trough only between two separated peaks', () => {
     expect(metastableTrough([0.5, 0.3, 0.15, 0.05])).toBeUndefined();
     expect(metastableTrough([0.2, 0.3, 0.25, 0.2])).toBeUndefined();
