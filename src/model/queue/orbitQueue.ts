@@ -209,12 +209,22 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
     let bestMoved = Number.POSITIVE_INFINITY;
     let bestAt = 0;
     for (; iterations < MAX_MIX_ITERATIONS; iterations++) {
-      const mix = orbitMix(classes, freshFail, retryFail);
-      result = solveAt(levels, mix);
+      try {
+        result = solveAt(levels, orbitMix(classes, freshFail, retryFail));
+      } catch (error) {
+        // An extrapolated mix (say no retry ever the last) can leave the chain's top levels with
+        // no way down to double precision, a singular block: a plain step from the last law's own
+        // failure probabilities instead, and the mixing started afresh.
+        if (!(error instanceof RangeError) || result === undefined) throw error;
+        mixer.reset();
+        freshFail = Float64Array.from(result.freshFail);
+        retryFail = Float64Array.from(result.retryFail);
+        result = solveAt(levels, orbitMix(classes, freshFail, retryFail));
+      }
       while (!cut && retrying && result.topMass > TOP_MASS_TOLERANCE && levels < 1 << 16) {
         levels *= 2;
         if (solver === 'chain') solver = solverFor(levels);
-        result = solveAt(levels, mix);
+        result = solveAt(levels, result.mix);
       }
       let moved = 0;
       for (let p = 0; p < classCount; p++) {

@@ -167,4 +167,32 @@ describe('the orbit law in the analysis', () => {
       [0.3, 0.3, 0.3],
     ]);
   });
+
+  it('solves a load where an extrapolated mix left the chain a singular block', () => {
+    // examples/metastable-classes.yaml (μ = 100, m = 50, k = 5, T = 100 ms) at 13.0964 requests/s:
+    // the mixing once asked for a law in which no retry was ever the last, whose top levels then
+    // had no way down to double precision ("a block of the chain is singular").
+    const model = toNetworkModel(
+      parseNetwork(
+        [
+          'classes:',
+          '  - { name: high, retries: 5, timeoutMs: 100 }',
+          '  - { name: low, retries: 5, timeoutMs: 100 }',
+          'services:',
+          '  - { name: api, capacity: 100, queue: 50, model: mm1m, arrivals: { high: 5, low: 35 } }',
+        ].join('\n'),
+        'metastable.yaml',
+      ),
+    );
+    const factor = 13.096431732177734 / 40;
+    const scaled = {
+      ...model,
+      services: model.services.map((s) => ({ ...s, arrivals: s.arrivals.map((g) => g * factor) })),
+    };
+    const report = analyzeNetwork(scaled, { law: 'orbit' });
+    // Light load (ρ = 0.13): healthy, next to no rejection.
+    expect(report.equilibria[0]?.kind).toBe('healthy');
+    expect(report.endToEnd.high?.rejection).toBeLessThan(1e-6);
+    expect(report.services.api?.rho).toBeCloseTo(0.131, 3);
+  });
 });
