@@ -1,5 +1,11 @@
 import type { CallSweep } from './callSweep.js';
-import { relaxCalls, type SettleHints, settleCalls } from './relaxCalls.js';
+import {
+  type Relaxation,
+  relaxCalls,
+  type Settled,
+  type SettleHints,
+  settleCalls,
+} from './relaxCalls.js';
 
 /**
  * A jump of some attempt success q (s, timeouts and calls together) larger than this between two
@@ -17,6 +23,8 @@ const SMALLEST_STEP = 1 / 4096;
  */
 const PAST_FOLD_STEPS = [1 / 256, 1 / 64, 1 / 16] as const;
 const PAST_FOLD_SWEEPS = 4;
+/** Plain sweeps without a new smallest residual, once across, before the full settle takes over. */
+const CROSSED_PATIENCE = 50;
 /** Steps at most this long (share of the scale) are checked for hysteresis before halving. */
 const CHECK_STEP = 1 / 64;
 /**
@@ -24,6 +32,11 @@ const CHECK_STEP = 1 / 64;
  * next tries the sweeps again (the state may have left the oscillating regime).
  */
 const NEWTON_FIRST_RUN = 4;
+/** The longest such run (doubled from {@link NEWTON_FIRST_RUN} while the sweeps stall again). */
+const LONGEST_NEWTON_RUN = 32;
+/** A probe's sweeps: at least this many, and at most this many times the last step's. */
+const PROBE_SWEEPS = 60;
+const PROBE_FACTOR = 8;
 
 /**
  * Whether the jump just taken from `before` (the state at `theta`) is a fold: from the new state,
@@ -79,10 +92,17 @@ export interface RaisedLoad {
  * lowering the load back: if that returns the old state it was a steep slope; if not, a fold lies
  * inside the step — the state the network was in has ceased to exist — and the step is halved
  * down to 1/4096 of the scale to pin it down, recorded, and followed into the state the network
- * tips into. A load at which the relaxation finds no rest is approached by halved steps too; where
- * even the smallest finds none (the relaxation crawls through the ghost of a state that has just
- * vanished), the load is taken 1/256, 1/64 or 1/16 further at once, a tip where the state
- * moved away.
+ * tips into. A load at which the relaxation finds no rest is approached by halved steps too.
+ * Every step but the smallest is a probe: its settle may take at most eight times the sweeps of
+ * the last step taken (at least 60) and gives up without the slow fallbacks, so a step past a
+ * fold costs little before it is halved; the smallest step's settle is the full one. Where even
+ * that finds no rest (the relaxation crawls through the ghost of a state that has just vanished),
+ * the load is taken 1/256, 1/64 or 1/16 further at once, a tip where the state moved away: first
+ * by plain sweeps that stop 50 sweeps after their last new low once away from the old state,
+ * handed to the full settle (Newton first); where none of these settles, by all the plain sweeps
+ * allowed and the settle from where they end. After the sweeps stall at a load taken (around a
+ * storm) the next settles try Newton first, for 4 steps, doubled up to 32 while the sweeps, tried
+ * again, stall again.
  * Leaves the state at `scale` in `sweep`.
  */
 export function raiseLoad(
@@ -104,31 +124,78 @@ export function raiseLoad(
   const tips: number[] = [];
   // Whether the mixed sweeps stalled at the last load taken (the sweeps oscillate there, as
   // around a storm): the next settles try Newton first, and every fourth the sweeps again.
+  // The run of Newton-first settles doubles each time the sweeps, tried again, stall again.
   let stalled = false;
-  let newtonRun = 0;
+  let run = NEWTON_FIRST_RUN;
+  let sinceSweeps = 0;
+  // Sweeps of the last settle taken: a probe may use a few times as many.
+  let lastTaken = 0;
   const hints = (local: boolean): SettleHints => ({
-    newtonFirst: stalled && newtonRun % NEWTON_FIRST_RUN !== NEWTON_FIRST_RUN - 1,
+    newtonFirst: stalled && sinceSweeps + 1 < run,
     local,
   });
-  const taken = (settled: { readonly relaxationStalled: boolean }, hinted: SettleHints) => {
+  const taken = (settled: Settled, hinted: SettleHints) => {
+    if (hinted.newtonFirst === true) sinceSweeps++;
+    else {
+      sinceSweeps = 0;
+      if (!settled.relaxationStalled) run = NEWTON_FIRST_RUN;
+      else if (stalled) run = Math.min(2 * run, LONGEST_NEWTON_RUN);
+    }
     stalled = settled.relaxationStalled;
-    newtonRun = hinted.newtonFirst === true ? newtonRun + 1 : 0;
+    lastTaken = settled.iterations;
   };
   const restore = () => {
     sweep.s.set(savedS);
     sweep.rho.set(savedRho);
     sweep.attemptSuccess.set(savedQ);
   };
+  // From the state at theta, past the fold at `past`: plain sweeps through the ghost (its residual
+  // stalls for a long while before the state falls away, and mixing would extrapolate the stall),
+  // then the full settle where they find no rest. Quick (`patient`): the sweeps stop once away
+  // and stalled (across, they may cycle around a storm for good) and the settle tries Newton
+  // first. Slow: all the sweeps allowed (a storm building up in a subtree takes thousands), then
+  // the settle from where they end.
+  const cross = (
+    past: number,
+    patient: boolean,
+  ): { relaxation: Relaxation; settled?: Settled; iterations: number } => {
+    const plain = relaxCalls(sweep, past, {
+      tolerance: options.tolerance,
+      maxIterations: PAST_FOLD_SWEEPS * (options.maxIterations ?? 1000),
+      accelerate: false,
+      ...(patient
+        ? { patience: CROSSED_PATIENCE, patienceFrom: { attemptSuccess: savedQ, distance: JUMP } }
+        : {}),
+    });
+    if (plain.converged || Number.isNaN(plain.residual))
+      return { relaxation: plain, iterations: plain.iterations };
+    const settled = settleCalls(sweep, past, patient ? { ...options, newtonFirst: true } : options);
+    return { relaxation: settled, settled, iterations: plain.iterations + settled.iterations };
+  };
   while (theta < scale) {
     const next = Math.min(scale, theta + step);
     savedS.set(sweep.s);
     savedRho.set(sweep.rho);
     savedQ.set(sweep.attemptSuccess);
-    // A step longer than CHECK_STEP is halved unless a state near the one at theta settles (a
-    // large move is never taken at once), so its settle asks only that: the long transient into
-    // a distant state is left to shorter steps, where the state it reaches is checked.
-    const hinted = hints(step > CHECK_STEP * scale * 1.5);
-    const relaxed = settleCalls(sweep, next, { ...options, ...hinted });
+    // A step is halved unless a state near the one at theta settles within a few times the
+    // sweeps of the last step taken, so its settle asks only that (a probe, which past a fold
+    // gives up early); the long transient into a distant state is left to the smallest step,
+    // whose settle is the full one: a state near theta may yet settle there slowly (a steep
+    // slope, not a fold), and else it is the crossing.
+    const probe = step > SMALLEST_STEP * scale * 1.5;
+    const hinted = hints(probe);
+    const relaxed = settleCalls(sweep, next, {
+      ...options,
+      ...hinted,
+      ...(probe
+        ? {
+            maxIterations: Math.min(
+              options.maxIterations ?? 1000,
+              Math.max(PROBE_SWEEPS, PROBE_FACTOR * lastTaken),
+            ),
+          }
+        : {}),
+    });
     iterations += relaxed.iterations;
     residual = relaxed.residual;
     stable = relaxed.stable !== false;
@@ -142,31 +209,24 @@ export function raiseLoad(
         continue;
       }
       let reachedPast: number | undefined;
-      let pastSettled: { readonly relaxationStalled: boolean } = { relaxationStalled: false };
-      for (const share of PAST_FOLD_STEPS) {
-        const past = Math.min(scale, theta + share * scale);
-        restore();
-        // Plain sweeps, with no patience: through the ghost the residual stalls for a long while
-        // before the state falls away, and mixing would extrapolate the stall.
-        let tipped = relaxCalls(sweep, past, {
-          tolerance: options.tolerance,
-          maxIterations: PAST_FOLD_SWEEPS * (options.maxIterations ?? 1000),
-          accelerate: false,
-        });
-        iterations += tipped.iterations;
-        if (!tipped.converged && !Number.isNaN(tipped.residual)) {
-          const settled = settleCalls(sweep, past, options);
-          pastSettled = settled;
-          tipped = settled;
-          iterations += tipped.iterations;
+      let pastSettled: Settled | undefined;
+      // Quick crossings first, at each step past the fold; where none settles, the slow ones.
+      for (const patient of [true, false]) {
+        for (const share of PAST_FOLD_STEPS) {
+          const past = Math.min(scale, theta + share * scale);
+          restore();
+          const crossed = cross(past, patient);
+          iterations += crossed.iterations;
+          residual = crossed.relaxation.residual;
+          stable = crossed.relaxation.stable !== false;
+          if (crossed.relaxation.converged) {
+            reachedPast = past;
+            pastSettled = crossed.settled;
+            break;
+          }
+          if (past >= scale) break;
         }
-        residual = tipped.residual;
-        stable = tipped.stable !== false;
-        if (tipped.converged) {
-          reachedPast = past;
-          break;
-        }
-        if (past >= scale) break;
+        if (reachedPast !== undefined) break;
       }
       if (reachedPast === undefined) {
         restore();
@@ -176,7 +236,8 @@ export function raiseLoad(
       // (else the relaxation was merely slow there, on a steep slope).
       if (theta > 0 && sweep.distanceTo(savedQ) > JUMP && isFold(sweep, theta, savedQ, options))
         tips.push(theta);
-      taken(pastSettled, {});
+      if (pastSettled !== undefined) taken(pastSettled, {});
+      else stalled = false;
       step = reachedPast - theta;
       theta = reachedPast;
       continue;

@@ -69,6 +69,16 @@ export function relaxCalls(
      * coordinates): damps sweeps that cycle. @default 1
      */
     readonly relaxation?: number;
+    /**
+     * Count `patience` only once some attempt success q is more than `distance` from these (and
+     * from the residual there on): for a crossing, whose stall in the ghost of the state it
+     * leaves is no reason to stop, while once across plain sweeps may cycle around a storm for
+     * good.
+     */
+    readonly patienceFrom?: {
+      readonly attemptSuccess: ArrayLike<number>;
+      readonly distance: number;
+    };
   } = {},
 ): Relaxation {
   const tolerance = options.tolerance ?? FIXED_POINT_TOLERANCE;
@@ -96,6 +106,7 @@ export function relaxCalls(
   const high = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
   let best = residual;
   let sinceBest = 0;
+  let departed = options.patienceFrom === undefined;
   // How many sweeps in a row started from the plain image of the sweep before (two give a rate).
   let plainRun = 0;
   let previousRate = 1;
@@ -155,10 +166,15 @@ export function relaxCalls(
         if (s > (high[j] as number)) high[j] = s;
       }
     }
+    if (!departed && options.patienceFrom !== undefined) {
+      departed =
+        sweep.distanceTo(options.patienceFrom.attemptSuccess) > options.patienceFrom.distance;
+      if (departed) best = Number.POSITIVE_INFINITY;
+    }
     if (residual < best) {
       best = residual;
       sinceBest = 0;
-    } else if (++sinceBest >= patience) break;
+    } else if (departed && ++sinceBest >= patience) break;
     if (mixer !== undefined) {
       recent[iterations % WINDOW] = residual;
       if (mixing && !(residual < 2 * bestMixed)) {
