@@ -1,0 +1,335 @@
+/**
+ * Tipping and recovery loads of bistable services: what the analysis predicts (the mean-field
+ * law's fold and storm end, `sweepEquilibria`; the orbit law's, where its lowest state stops
+ * being healthy and its highest stops being a storm) beside what the simulator shows on a slow
+ * ramp of the load up and then down (issue 25's target: within 5 %).
+ *
+ * Five cases: examples/metastable-classes.yaml and four one-service networks drawn from a seeded
+ * generator (μ 50–200/s, m 10–80, per-try timeout 2–5/μ, k_high 2–5, k_low 1–k_high, 10–30 % high
+ * class), the first four the mean-field law finds bistable with a recovery load of at least 0.1 μ.
+ * Each ramp runs the arrivals from half the analysed recovery load up to 1.25 × the analysed
+ * tipping load in 600 s and back in 600 s (windows of 5 s, 10 replications); per replication, the
+ * load of the first window on the way up whose high-class rejection is above 0.5, and of the first
+ * on the way down at or below it (as docs/metastability.md reads its loop).
+ *
+ * Writes docs/validation-tipping.md (`npm run validate:tipping`, several minutes on 2 cores);
+ * `-- --quick` runs 3 replications of two cases and writes nothing. Progress goes to stderr.
+ */
+import { writeFileSync } from 'node:fs';
+import { toNetworkSimulationOptions } from '../src/experiments/simulation/networkSimulationOptions.js';
+import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
+import type { LoadSchedule } from '../src/model/network/LoadSchedule.js';
+import type { NetworkModel } from '../src/model/network/NetworkModel.js';
+import { sweepEquilibria } from '../src/model/network/sweepEquilibria.js';
+import { seededRandom } from '../src/model/random.js';
+import { loadNetworkFile, parseNetwork, toNetworkModel } from '../src/spec/index.js';
+import type { NetworkSpec } from '../src/spec/schema.js';
+import { type MeanWithCi95, meanWithCi95 } from '../src/stats/confidence.js';
+import { rampCrossing, STORM_ABOVE } from './lib/stormWindows.js';
+import { simulateWindowReplications } from './lib/windowReplications.js';
+
+const quick = process.argv.includes('--quick');
+const SEED = 2031;
+const DRAW_SEED = 25;
+const REPLICATIONS = quick ? 3 : 10;
+const HALF = 600;
+const WINDOW = 5;
+const TOP = 1.25;
+/** Coarse grid points and bisections of the orbit law's crossings. */
+const GRID = 8;
+const BISECTIONS = 4;
+
+const started = performance.now();
+const elapsed = () => ((performance.now() - started) / 1000).toFixed(1);
+const progress = (message: string) => process.stderr.write(`${elapsed()} s  ${message}\n`);
+
+interface Case {
+  readonly name: string;
+  readonly spec: NetworkSpec;
+  readonly summary: string;
+}
+
+/** Σ γ over services and classes, requests/s. */
+function totalRate(network: NetworkModel): number {
+  return network.services.reduce((sum, s) => sum + s.arrivals.reduce((a, b) => a + b, 0), 0);
+}
+
+/** The network with every external rate scaled so that they add up to `rate`. */
+function atRate(network: NetworkModel, rate: number): NetworkModel {
+  const factor = rate / totalRate(network);
+  return {
+    ...network,
+    services: network.services.map((s) => ({ ...s, arrivals: s.arrivals.map((g) => g * factor) })),
+  };
+}
+
+/** The mean-field law's tipping and recovery total rates, pinned by `sweepEquilibria`. */
+function meanField(network: NetworkModel, capacity: number) {
+  const values = Array.from({ length: 75 }, (_, i) => capacity * (0.02 + (1.48 * i) / 74));
+  const swept = sweepEquilibria((rate) => atRate(network, rate), values, { loadRises: true });
+  return { tipping: swept.tipping, recovery: swept.recovery };
+}
+
+/** The high class's end-to-end rejection in each state the orbit law lists, lowest first. */
+function orbitStates(network: NetworkModel, rate: number): number[] {
+  const mm1m = {
+    ...network,
+    services: network.services.map((s) => ({ ...s, model: 'mm1m' as const })),
+  };
+  const high = network.classes.findIndex((c) => c.name === 'high');
+  let report: ReturnType<typeof analyzeNetwork>;
+  try {
+    report = analyzeNetwork(atRate(mm1m, rate), { law: 'orbit' });
+  } catch (e) {
+    throw new Error(`orbit law at ${rate}: ${(e as Error).message}`);
+  }
+  return report.equilibria.map(
+    (e) => e.endToEnd[network.classes[high]?.name ?? 'high']?.rejection ?? Number.NaN,
+  );
+}
+
+/**
+ * The rate at which `stormy` first holds, scanning `from` → `to` (either direction) on a coarse
+ * grid and bisecting the first bracket; undefined when it never changes over the range.
+ */
+function crossing(
+  stormy: (rate: number) => boolean,
+  from: number,
+  to: number,
+): { rate: number; evaluations: number } | undefined {
+  let evaluations = 0;
+  const at = (rate: number) => {
+    evaluations++;
+    return stormy(rate);
+  };
+  const start = at(from);
+  let previous = from;
+  for (let i = 1; i <= GRID; i++) {
+    const rate = from + ((to - from) * i) / GRID;
+    if (at(rate) !== start) {
+      let a = previous;
+      let b = rate;
+      for (let j = 0; j < BISECTIONS; j++) {
+        const mid = (a + b) / 2;
+        if (at(mid) === start) a = mid;
+        else b = mid;
+      }
+      return { rate: (a + b) / 2, evaluations };
+    }
+    previous = rate;
+  }
+  return undefined;
+}
+
+/** One network file's text for a drawn service. */
+function drawnCase(index: number, random: () => number): Case {
+  const mu = Math.round(50 + 150 * random());
+  const m = 10 + Math.floor(71 * random());
+  const tMu = 2 + 3 * random();
+  const timeoutMs = Math.round((1000 * tMu) / mu);
+  const kHigh = 2 + Math.floor(4 * random());
+  const kLow = 1 + Math.floor(kHigh * random());
+  const share = 0.1 + 0.2 * random();
+  const rate = 0.3 * mu;
+  const high = Math.round(rate * share * 100) / 100;
+  const low = Math.round((rate - high) * 100) / 100;
+  const text = [
+    'classes:',
+    `  - { name: high, retries: ${kHigh}, timeoutMs: ${timeoutMs} }`,
+    `  - { name: low, retries: ${kLow}, timeoutMs: ${timeoutMs} }`,
+    'services:',
+    '  - name: api',
+    `    capacity: ${mu}`,
+    `    queue: ${m}`,
+    `    arrivals: { high: ${high}, low: ${low} }`,
+    '',
+  ].join('\n');
+  return {
+    name: `drawn-${index}`,
+    spec: parseNetwork(text, `drawn-${index}.yaml`),
+    summary: `μ = ${mu}, m = ${m}, T = ${timeoutMs} ms (${((timeoutMs * mu) / 1000).toFixed(2)}/μ), k = (${kHigh}, ${kLow}), high ${(100 * share).toFixed(0)} %`,
+  };
+}
+
+async function cases(): Promise<Case[]> {
+  const example = await loadNetworkFile(
+    new URL('../examples/metastable-classes.yaml', import.meta.url).pathname,
+  );
+  const found: Case[] = [
+    {
+      name: 'metastable-classes.yaml',
+      spec: example,
+      summary: 'μ = 100, m = 50, T = 100 ms (10/μ), k = (5, 5), high 12.5 %',
+    },
+  ];
+  const random = seededRandom(DRAW_SEED);
+  for (let draw = 0; found.length < (quick ? 2 : 5) && draw < 200; draw++) {
+    const candidate = drawnCase(draw, random);
+    const network = toNetworkModel(candidate.spec);
+    const capacity = network.services[0]?.capacity ?? 1;
+    const mf = meanField(network, capacity);
+    if (mf.tipping === undefined || mf.recovery === undefined) continue;
+    if (mf.recovery < 0.1 * capacity) continue;
+    found.push(candidate);
+  }
+  return found;
+}
+
+interface Row {
+  readonly name: string;
+  readonly summary: string;
+  readonly meanField: { readonly tipping: number; readonly recovery: number };
+  readonly orbit: {
+    readonly tipping?: number;
+    readonly recovery?: number;
+    readonly evaluations: number;
+  };
+  readonly tipped: MeanWithCi95;
+  readonly recovered: MeanWithCi95;
+  readonly tippedRuns: number;
+  readonly recoveredRuns: number;
+}
+
+function measure(item: Case): Row {
+  const network = toNetworkModel(item.spec);
+  const capacity = network.services[0]?.capacity ?? 1;
+  const mf = meanField(network, capacity);
+  if (mf.tipping === undefined || mf.recovery === undefined)
+    throw new Error(`${item.name}: the mean-field law finds no tipping and recovery load`);
+  progress(
+    `${item.name}: mean field tips at ${mf.tipping.toFixed(2)}/s, recovers at ${mf.recovery.toFixed(2)}/s`,
+  );
+  const tipping = mf.tipping;
+  const low = mf.recovery / 2;
+  const high = TOP * mf.tipping;
+  // The orbit law: rising, where its lowest state first is a storm; falling, where its highest
+  // state first is not.
+  const up = crossing((rate) => (orbitStates(network, rate)[0] ?? 0) > STORM_ABOVE, low, high);
+  const down = crossing(
+    (rate) => !((orbitStates(network, rate).at(-1) ?? 0) > STORM_ABOVE),
+    high,
+    low,
+  );
+  progress(
+    `${item.name}: orbit law tips at ${up?.rate.toFixed(2) ?? '—'}/s, recovers at ${down?.rate.toFixed(2) ?? '—'}/s`,
+  );
+  const base = atRate(network, mf.tipping);
+  const schedule: LoadSchedule = {
+    changes: [
+      { at: 0, until: HALF, arrivals: { from: low / mf.tipping, to: TOP } },
+      { at: HALF, until: 2 * HALF, arrivals: { from: TOP, to: low / mf.tipping } },
+    ],
+  };
+  const scaledSpec: NetworkSpec = {
+    ...item.spec,
+    services: item.spec.services.map((s, i) => ({
+      ...s,
+      arrivals: Object.fromEntries(
+        base.classes.map((c, p) => [c.name, base.services[i]?.arrivals[p] ?? 0]),
+      ),
+    })),
+  };
+  const simulated = simulateWindowReplications(
+    base,
+    {
+      ...toNetworkSimulationOptions(scaledSpec, { duration: 2 * HALF, warmup: 0, seed: SEED }),
+      schedule,
+      windowSeconds: WINDOW,
+    },
+    REPLICATIONS,
+  );
+  const crossings = simulated.runs.map((windows) =>
+    rampCrossing(
+      windows,
+      'high',
+      HALF,
+      (w) => tipping * ((w.classes.high?.multiplier ?? Number.NaN) as number),
+    ),
+  );
+  const tipped = crossings.map((c) => c.tippedAt).filter(Number.isFinite);
+  const recovered = crossings.map((c) => c.recoveredAt).filter(Number.isFinite);
+  progress(`${item.name}: simulated, ${simulated.events.toLocaleString('en')} events`);
+  return {
+    name: item.name,
+    summary: item.summary,
+    meanField: { tipping: mf.tipping, recovery: mf.recovery },
+    orbit: {
+      ...(up === undefined ? {} : { tipping: up.rate }),
+      ...(down === undefined ? {} : { recovery: down.rate }),
+      evaluations: (up?.evaluations ?? 0) + (down?.evaluations ?? 0),
+    },
+    tipped: meanWithCi95(tipped),
+    recovered: meanWithCi95(recovered),
+    tippedRuns: tipped.length,
+    recoveredRuns: recovered.length,
+  };
+}
+
+const ci = (x: MeanWithCi95) => `${x.mean.toFixed(1)} ± ${x.ci95.toFixed(1)}`;
+const gap = (predicted: number | undefined, simulated: number) =>
+  predicted === undefined
+    ? '—'
+    : `${predicted.toFixed(1)} (${predicted >= simulated ? '+' : ''}${((100 * (predicted - simulated)) / simulated).toFixed(1)} %)`;
+
+/**
+ * Where the simulated service comes out of the storm at a higher load than it went in, the ramp
+ * shows no hysteresis loop: a window's rejection crosses 0.5 back and forth around one load, and
+ * the first crossing either way is what is read.
+ */
+function narrowLoops(rows: readonly Row[]): string[] {
+  const crossed = rows.filter((r) => r.recovered.mean > r.tipped.mean);
+  if (crossed.length === 0) return [];
+  const names = crossed.map((r) => r.name).join(', ');
+  const below = rows.filter((r) => r.tipped.mean < r.meanField.tipping).length;
+  const single = crossed.filter(
+    (r) => r.orbit.tipping !== undefined && r.orbit.tipping === r.orbit.recovery,
+  );
+  return [
+    `In ${crossed.length} of ${rows.length} cases (${names}) the simulated recovery load is above the simulated tipping load: at this ramp's pace these services show no hysteresis loop — a window's rejection crosses ${STORM_ABOVE} back and forth around one load, and the first crossing either way is what is read. The mean-field law calls them bistable between its two loads${single.length === 0 ? '' : `; the orbit law finds one load for both in ${single.map((r) => r.name).join(', ')}`}. The mean-field fold is where the healthy state stops existing, an upper bound on where a noisy service leaves it: ${below} of ${rows.length} simulated tipping loads here are below it.`,
+    '',
+  ];
+}
+
+function render(rows: readonly Row[], seconds: number): string {
+  const within = (pick: (r: Row) => number | undefined, sim: (r: Row) => number) =>
+    rows.filter((r) => {
+      const p = pick(r);
+      return p !== undefined && Math.abs(p - sim(r)) <= 0.05 * sim(r);
+    }).length;
+  const worst = (pick: (r: Row) => number | undefined, sim: (r: Row) => number) =>
+    Math.max(
+      ...rows.map((r) => {
+        const p = pick(r);
+        return p === undefined ? Number.POSITIVE_INFINITY : Math.abs(p - sim(r)) / sim(r);
+      }),
+    );
+  const tipSim = (r: Row) => r.tipped.mean;
+  const recSim = (r: Row) => r.recovered.mean;
+  const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)} %` : 'none found');
+  const lines = [
+    '# Tipping and recovery loads: the analysis beside slow simulated ramps',
+    '',
+    `Made by \`npm run validate:tipping\` (scripts/tipping-recovery.ts; ${seconds.toFixed(0)} s on the 2-core dev machine). Loads are total offered requests per second. Each ramp runs every class's arrivals from half the mean-field recovery load up to ${TOP} × its tipping load over ${HALF} s and back over ${HALF} s, ${REPLICATIONS} replications (seed ${SEED}), windows of ${WINDOW} s; a replication tips at the load of its first window on the way up whose high-class rejection is above ${STORM_ABOVE}, and recovers at the first on the way down at or below it (mean ± 95 % half-width over the replications). The mean-field law's loads are its healthy branch's fold and its storm's end (\`sweepEquilibria\`); the orbit law's are where its lowest state first is a storm on the way up and where its highest state first is not on the way down (${GRID} grid points and ${BISECTIONS} bisections each, the service read as M/M/1/m). Issue 25's target: within 5 % of the simulated loads.`,
+    '',
+    '| case | tipping: simulated | mean field | orbit law | recovery: simulated | mean field | orbit law |',
+    '| :--- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map(
+      (r) =>
+        `| ${r.name} (${r.summary}) | ${ci(r.tipped)} (${r.tippedRuns}/${REPLICATIONS}) | ${gap(r.meanField.tipping, r.tipped.mean)} | ${gap(r.orbit.tipping, r.tipped.mean)} | ${ci(r.recovered)} (${r.recoveredRuns}/${REPLICATIONS}) | ${gap(r.meanField.recovery, r.recovered.mean)} | ${gap(r.orbit.recovery, r.recovered.mean)} |`,
+    ),
+    '',
+    `Within 5 %: tipping — mean field ${within((r) => r.meanField.tipping, tipSim)} of ${rows.length} (worst ${pct(worst((r) => r.meanField.tipping, tipSim))}), orbit law ${within((r) => r.orbit.tipping, tipSim)} (worst ${pct(worst((r) => r.orbit.tipping, tipSim))}); recovery — mean field ${within((r) => r.meanField.recovery, recSim)} (worst ${pct(worst((r) => r.meanField.recovery, recSim))}), orbit law ${within((r) => r.orbit.recovery, recSim)} (worst ${pct(worst((r) => r.orbit.recovery, recSim))}).`,
+    '',
+    ...narrowLoops(rows),
+  ];
+  return lines.join('\n');
+}
+
+const rows: Row[] = [];
+for (const item of await cases()) rows.push(measure(item));
+const text = render(rows, (performance.now() - started) / 1000);
+process.stdout.write(text);
+if (!quick) {
+  writeFileSync(new URL('../docs/validation-tipping.md', import.meta.url), text);
+  progress('wrote docs/validation-tipping.md');
+}
