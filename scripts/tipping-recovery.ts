@@ -20,6 +20,8 @@ import { toNetworkSimulationOptions } from '../src/experiments/simulation/networ
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import type { LoadSchedule } from '../src/model/network/LoadSchedule.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
+import { orbitEquilibria } from '../src/model/network/orbitLaw.js';
+import { type EscapeRatePoint, rampEscape } from '../src/model/network/rampEscape.js';
 import { sweepEquilibria } from '../src/model/network/sweepEquilibria.js';
 import { seededRandom } from '../src/model/random.js';
 import { loadNetworkFile, parseNetwork, toNetworkModel } from '../src/spec/index.js';
@@ -38,6 +40,8 @@ const TOP = 1.25;
 /** Coarse grid points and bisections of the orbit law's crossings. */
 const GRID = 8;
 const BISECTIONS = 4;
+/** Loads at which the orbit law's escape times are read for the ramp's prediction. */
+const ESCAPE_POINTS = 24;
 
 const started = performance.now();
 const elapsed = () => ((performance.now() - started) / 1000).toFixed(1);
@@ -86,6 +90,46 @@ function orbitStates(network: NetworkModel, rate: number): number[] {
   return report.equilibria.map(
     (e) => e.endToEnd[network.classes[high]?.name ?? 'high']?.rejection ?? Number.NaN,
   );
+}
+
+/**
+ * The orbit law's escape rates along the load: per load, the healthy state's (0 where the law has
+ * no storm, ∞ where its lowest state is one) and the storm's (0 where it has no healthy state, ∞
+ * where its highest state is not a storm), from its mean escape times.
+ */
+function escapeRates(network: NetworkModel, loads: readonly number[]) {
+  const mm1m = {
+    ...network,
+    services: network.services.map((s) => ({ ...s, model: 'mm1m' as const })),
+  };
+  const high = network.classes.findIndex((c) => c.name === 'high');
+  const healthy: EscapeRatePoint[] = [];
+  const storm: EscapeRatePoint[] = [];
+  for (const load of loads) {
+    const found = orbitEquilibria(atRate(mm1m, load)).equilibria;
+    const lowest = found[0]?.services[0];
+    const highest = found.at(-1)?.services[0];
+    const stormy = (state: { readonly rejection: readonly number[] } | undefined) =>
+      (state?.rejection[high] ?? 0) > STORM_ABOVE;
+    const two = found.length > 1;
+    healthy.push({
+      load,
+      rate: stormy(lowest)
+        ? Number.POSITIVE_INFINITY
+        : two
+          ? 1 / (lowest?.escapeTime ?? Number.POSITIVE_INFINITY)
+          : 0,
+    });
+    storm.push({
+      load,
+      rate: !stormy(highest)
+        ? Number.POSITIVE_INFINITY
+        : two
+          ? 1 / (highest?.escapeTime ?? Number.POSITIVE_INFINITY)
+          : 0,
+    });
+  }
+  return { healthy, storm };
 }
 
 /**
@@ -184,6 +228,13 @@ interface Row {
     readonly recovery?: number;
     readonly evaluations: number;
   };
+  /** The orbit law's escape times integrated along this ramp: mean load left, share left. */
+  readonly ramp: {
+    readonly tipping: number;
+    readonly tipped: number;
+    readonly recovery: number;
+    readonly recovered: number;
+  };
   readonly tipped: MeanWithCi95;
   readonly recovered: MeanWithCi95;
   readonly tippedRuns: number;
@@ -212,6 +263,16 @@ function measure(item: Case): Row {
   );
   progress(
     `${item.name}: orbit law tips at ${up?.rate.toFixed(2) ?? '—'}/s, recovers at ${down?.rate.toFixed(2) ?? '—'}/s`,
+  );
+  const loads = Array.from(
+    { length: ESCAPE_POINTS },
+    (_, i) => low + ((high - low) * i) / (ESCAPE_POINTS - 1),
+  );
+  const rates = escapeRates(network, loads);
+  const rampUp = rampEscape(rates.healthy, low, high, HALF);
+  const rampDown = rampEscape([...rates.storm], high, low, HALF);
+  progress(
+    `${item.name}: orbit law escape times on the ramp: tips at ${rampUp.meanLoad.toFixed(2)}/s (${(100 * rampUp.left).toFixed(0)} %), recovers at ${rampDown.meanLoad.toFixed(2)}/s (${(100 * rampDown.left).toFixed(0)} %)`,
   );
   const base = atRate(network, mf.tipping);
   const schedule: LoadSchedule = {
@@ -258,6 +319,12 @@ function measure(item: Case): Row {
       ...(down === undefined ? {} : { recovery: down.rate }),
       evaluations: (up?.evaluations ?? 0) + (down?.evaluations ?? 0),
     },
+    ramp: {
+      tipping: rampUp.meanLoad,
+      tipped: rampUp.left,
+      recovery: rampDown.meanLoad,
+      recovered: rampDown.left,
+    },
     tipped: meanWithCi95(tipped),
     recovered: meanWithCi95(recovered),
     tippedRuns: tipped.length,
@@ -265,6 +332,7 @@ function measure(item: Case): Row {
   };
 }
 
+const finite = (x: number) => (Number.isFinite(x) ? x : undefined);
 const ci = (x: MeanWithCi95) => `${x.mean.toFixed(1)} ± ${x.ci95.toFixed(1)}`;
 const gap = (predicted: number | undefined, simulated: number) =>
   predicted === undefined
@@ -309,16 +377,16 @@ function render(rows: readonly Row[], seconds: number): string {
   const lines = [
     '# Tipping and recovery loads: the analysis beside slow simulated ramps',
     '',
-    `Made by \`npm run validate:tipping\` (scripts/tipping-recovery.ts; ${seconds.toFixed(0)} s on the 2-core dev machine). Loads are total offered requests per second. Each ramp runs every class's arrivals from half the mean-field recovery load up to ${TOP} × its tipping load over ${HALF} s and back over ${HALF} s, ${REPLICATIONS} replications (seed ${SEED}), windows of ${WINDOW} s; a replication tips at the load of its first window on the way up whose high-class rejection is above ${STORM_ABOVE}, and recovers at the first on the way down at or below it (mean ± 95 % half-width over the replications). The mean-field law's loads are its healthy branch's fold and its storm's end (\`sweepEquilibria\`); the orbit law's are where its lowest state first is a storm on the way up and where its highest state first is not on the way down (${GRID} grid points and ${BISECTIONS} bisections each, the service read as M/M/1/m). Issue 25's target: within 5 % of the simulated loads.`,
+    `Made by \`npm run validate:tipping\` (scripts/tipping-recovery.ts; ${seconds.toFixed(0)} s on the 2-core dev machine). Loads are total offered requests per second. Each ramp runs every class's arrivals from half the mean-field recovery load up to ${TOP} × its tipping load over ${HALF} s and back over ${HALF} s, ${REPLICATIONS} replications (seed ${SEED}), windows of ${WINDOW} s; a replication tips at the load of its first window on the way up whose high-class rejection is above ${STORM_ABOVE}, and recovers at the first on the way down at or below it (mean ± 95 % half-width over the replications). The mean-field law's loads are its healthy branch's fold and its storm's end (\`sweepEquilibria\`); the orbit law's are where its lowest state first is a storm on the way up and where its highest state first is not on the way down (${GRID} grid points and ${BISECTIONS} bisections each, the service read as M/M/1/m). "Escape on the ramp" reads the orbit law's mean escape time from each state (the mean first passage from the state's law to the other state's peak) at ${ESCAPE_POINTS} loads along the ramp, and integrates the escape rate along it (\`rampEscape\`: the state is left at rate 1/escape time, ∞ where it does not exist): the mean load at which it is left. Issue 25's target: within 5 % of the simulated loads.`,
     '',
-    '| case | tipping: simulated | mean field | orbit law | recovery: simulated | mean field | orbit law |',
-    '| :--- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| case | tipping: simulated | mean field | orbit law: states | orbit law: escape on the ramp | recovery: simulated | mean field | orbit law: states | orbit law: escape on the ramp |',
+    '| :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map(
       (r) =>
-        `| ${r.name} (${r.summary}) | ${ci(r.tipped)} (${r.tippedRuns}/${REPLICATIONS}) | ${gap(r.meanField.tipping, r.tipped.mean)} | ${gap(r.orbit.tipping, r.tipped.mean)} | ${ci(r.recovered)} (${r.recoveredRuns}/${REPLICATIONS}) | ${gap(r.meanField.recovery, r.recovered.mean)} | ${gap(r.orbit.recovery, r.recovered.mean)} |`,
+        `| ${r.name} (${r.summary}) | ${ci(r.tipped)} (${r.tippedRuns}/${REPLICATIONS}) | ${gap(r.meanField.tipping, r.tipped.mean)} | ${gap(r.orbit.tipping, r.tipped.mean)} | ${gap(finite(r.ramp.tipping), r.tipped.mean)} | ${ci(r.recovered)} (${r.recoveredRuns}/${REPLICATIONS}) | ${gap(r.meanField.recovery, r.recovered.mean)} | ${gap(r.orbit.recovery, r.recovered.mean)} | ${gap(finite(r.ramp.recovery), r.recovered.mean)} |`,
     ),
     '',
-    `Within 5 %: tipping — mean field ${within((r) => r.meanField.tipping, tipSim)} of ${rows.length} (worst ${pct(worst((r) => r.meanField.tipping, tipSim))}), orbit law ${within((r) => r.orbit.tipping, tipSim)} (worst ${pct(worst((r) => r.orbit.tipping, tipSim))}); recovery — mean field ${within((r) => r.meanField.recovery, recSim)} (worst ${pct(worst((r) => r.meanField.recovery, recSim))}), orbit law ${within((r) => r.orbit.recovery, recSim)} (worst ${pct(worst((r) => r.orbit.recovery, recSim))}).`,
+    `Within 5 %: tipping — mean field ${within((r) => r.meanField.tipping, tipSim)} of ${rows.length} (worst ${pct(worst((r) => r.meanField.tipping, tipSim))}), orbit law ${within((r) => r.orbit.tipping, tipSim)} (worst ${pct(worst((r) => r.orbit.tipping, tipSim))}); recovery — mean field ${within((r) => r.meanField.recovery, recSim)} (worst ${pct(worst((r) => r.meanField.recovery, recSim))}), orbit law ${within((r) => r.orbit.recovery, recSim)} (worst ${pct(worst((r) => r.orbit.recovery, recSim))}). With the orbit law's escape times integrated along the ramp: tipping ${within((r) => finite(r.ramp.tipping), tipSim)} of ${rows.length} (worst ${pct(worst((r) => finite(r.ramp.tipping), tipSim))}), recovery ${within((r) => finite(r.ramp.recovery), recSim)} (worst ${pct(worst((r) => finite(r.ramp.recovery), recSim))}).`,
     '',
     ...narrowLoops(rows),
   ];

@@ -60,6 +60,11 @@ export interface OrbitServiceState {
   readonly completion: number[];
   /** The stationary probability of the service's metastable state this is (1 where it has one). */
   readonly weight: number;
+  /**
+   * Where the service has two states: the mean time, in seconds, for it to leave this one for the
+   * other (see `OrbitMode.escapeTime`); absent where it has one, or the dispersed solver ran.
+   */
+  readonly escapeTime?: number;
 }
 
 /** The equilibria of a network of stand-alone or routing services under the orbit law. */
@@ -229,6 +234,7 @@ function settle(
       rho: mode.offeredLoad,
       completion: completion[i] as number[],
       weight: mode.weight,
+      ...(mode.escapeTime === undefined ? {} : { escapeTime: mode.escapeTime }),
     };
   });
   return {

@@ -1,5 +1,6 @@
 import { AndersonMixer } from '../numeric/anderson.js';
-import { solveLevelQbd } from '../numeric/levelQbd.js';
+import { type LevelQbd, solveLevelQbd } from '../numeric/levelQbd.js';
+import { levelQbdHittingTimes, meanHittingTime } from '../numeric/levelQbdHitting.js';
 import { checkRetryingService } from './checkRetryingService.js';
 import { dispersedOrbitLaw } from './dispersedOrbitLaw.js';
 import type { OrbitClass } from './OrbitClass.js';
@@ -95,6 +96,13 @@ export interface OrbitMode {
   readonly weight: number;
   /** The orbit levels it covers, [from, to]. */
   readonly levels: readonly [number, number];
+  /**
+   * Where the law has two states (or one the chain cut below a storm confines): the mean time,
+   * in seconds, for the service started in this state's law to first reach the level that
+   * divides it from the other (up for the lower state, down for the upper): how long it lasts.
+   * Given by the `chain` solver only.
+   */
+  readonly escapeTime?: number;
 }
 
 /**
@@ -160,7 +168,16 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
   const modes: OrbitMode[] =
     trough === undefined
       ? [modeOf(settled, 0, levels)]
-      : [modeOf(settled, 0, trough), modeOf(settled, trough, levels)];
+      : [
+          {
+            ...modeOf(settled, 0, trough),
+            ...escape(settled, trough, peakOf(marginal, trough, levels), 'up'),
+          },
+          {
+            ...modeOf(settled, trough, levels),
+            ...escape(settled, trough, peakOf(marginal, 0, trough), 'down'),
+          },
+        ];
   // A healthy state the whole law cannot show: where a retry storm holds all but a rounding
   // error of the mass, the law's low levels are that error, yet a service started idle may stay
   // healthy for far longer than it is watched. The chain cut at a level below the storm, with
@@ -176,8 +193,12 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
       modes.splice(
         0,
         1,
-        { ...modeOf(confined.result, 0, cut), weight },
-        { ...modeOf(settled, cut, levels), weight: 1 - weight },
+        { ...modeOf(confined.result, 0, cut), weight, ...escape(confined.result, cut, cut, 'up') },
+        {
+          ...modeOf(settled, cut, levels),
+          weight: 1 - weight,
+          ...escape(settled, cut, peakOf(marginal, 0, cut), 'down'),
+        },
       );
       break;
     }
@@ -266,6 +287,27 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
     return { result, levels, iterations };
   }
 
+  /**
+   * The mean time for the law's part below `divide` (`up`) or above it (`down`) to reach
+   * `target`, the other state's peak: to tip all the way, not merely to touch the divide.
+   */
+  function escape(
+    law: ReturnType<typeof solveAt>,
+    divide: number,
+    target: number,
+    direction: 'up' | 'down',
+  ): { escapeTime?: number } {
+    if (!('qbd' in law) || law.qbd === undefined) return {};
+    if (direction === 'down' && target >= law.qbd.levels) return {};
+    if (direction === 'up' && target < 1) return {};
+    const h = levelQbdHittingTimes(law.qbd, target, direction);
+    const start = h.map((times, n) =>
+      (direction === 'up' ? n < divide : n > divide) ? times : undefined,
+    );
+    const time = meanHittingTime(law.pi, start);
+    return Number.isFinite(time) ? { escapeTime: time } : {};
+  }
+
   function modeOf(
     law: ReturnType<typeof solveAt>,
     from: number,
@@ -338,8 +380,9 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
       const { pi } = dispersedOrbitLaw({ capacity: mu, queue: m, classes, failAt, mix, levels });
       return { ...figuresOf(pi, levels, mix), pi, mix };
     }
-    const { pi } = solveLevelQbd({ phases, levels, up, down, within });
-    return { ...figuresOf(pi, levels, mix), pi, mix };
+    const qbd: LevelQbd = { phases, levels, up, down, within };
+    const { pi } = solveLevelQbd(qbd);
+    return { ...figuresOf(pi, levels, mix), pi, mix, qbd };
   }
 
   /** The figures of the stationary law π, or of π conditioned on the levels [from, to]. */
@@ -508,6 +551,14 @@ function fateTable(entry: OrbitClass, m: number): Float64Array {
     table[L] = Math.min(cdf, 1);
   }
   return table;
+}
+
+/** The level of the largest probability of the orbit's law on [from, to]. */
+function peakOf(marginal: ArrayLike<number>, from: number, to: number): number {
+  let best = from;
+  for (let n = from; n <= Math.min(to, marginal.length - 1); n++)
+    if ((marginal[n] as number) > (marginal[best] as number)) best = n;
+  return best;
 }
 
 /** The law's mass on the levels [from, to]. */

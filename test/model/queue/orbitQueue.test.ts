@@ -214,4 +214,32 @@ describe('the orbit law of one service', () => {
       }),
     ).toThrow(/meanBackoff/);
   });
+
+  it('gives each of two states an escape time whose ratio is their weights’ (renewal)', () => {
+    // examples/metastable-classes.yaml at 30 requests/s (μ = 100, m = 50, k = 5, T = 10/μ): a
+    // service that alternates between two states spends in each a share ∝ its mean sojourn.
+    const law = orbitQueue({
+      capacity: 100,
+      queue: 50,
+      classes: [
+        { arrivalRate: 30 / 8, retryLimit: 5, timeout: 10, meanBackoff: 0.1 },
+        { arrivalRate: (30 * 7) / 8, retryLimit: 5, timeout: 10, meanBackoff: 0.1 },
+      ],
+    });
+    expect(law.modes).toHaveLength(2);
+    const [healthy, storm] = law.modes;
+    const times = (healthy?.escapeTime ?? Number.NaN) / (storm?.escapeTime ?? Number.NaN);
+    const weights = (healthy?.weight ?? Number.NaN) / (storm?.weight ?? Number.NaN);
+    expect(Math.abs(times / weights - 1)).toBeLessThan(0.05);
+    // The healthy state lasts far longer than the storm at this load.
+    expect(healthy?.escapeTime).toBeGreaterThan(10 * (storm?.escapeTime ?? 0));
+    // One state: nothing to escape to.
+    const light = orbitQueue({
+      capacity: 100,
+      queue: 10,
+      classes: [{ arrivalRate: 10, retryLimit: 1, timeout: 3, meanBackoff: 0.1 }],
+    });
+    expect(light.modes).toHaveLength(1);
+    expect(light.modes[0]?.escapeTime).toBeUndefined();
+  });
 });

@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import type { LevelQbd } from '../../../src/model/numeric/levelQbd.js';
+import {
+  levelQbdHittingTimes,
+  meanHittingTime,
+} from '../../../src/model/numeric/levelQbdHitting.js';
+import { seededRandom } from '../../../src/model/random.js';
+
+/** A birth–death chain as a one-phase QBD: births λ, deaths μ. */
+function birthDeath(lambda: number, mu: number, levels: number): LevelQbd {
+  return {
+    phases: 1,
+    levels,
+    up: () => Float64Array.of(lambda),
+    down: () => Float64Array.of(mu),
+    within: () => new Float64Array(1),
+  };
+}
+
+/** Solves a x = b by Gaussian elimination with partial pivoting (dense, the test's own). */
+function gauss(a: number[][], b: number[]): number[] {
+  const n = b.length;
+  const m = a.map((row, i) => [...row, b[i] as number]);
+  for (let c = 0; c < n; c++) {
+    let best = c;
+    for (let r = c + 1; r < n; r++)
+      if (Math.abs(m[r]?.[c] as number) > Math.abs(m[best]?.[c] as number)) best = r;
+    [m[c], m[best]] = [m[best] as number[], m[c] as number[]];
+    for (let r = c + 1; r < n; r++) {
+      const f = (m[r]?.[c] as number) / (m[c]?.[c] as number);
+      for (let j = c; j <= n; j++)
+        (m[r] as number[])[j] = (m[r]?.[j] as number) - f * (m[c]?.[j] as number);
+    }
+  }
+  const x = new Array<number>(n).fill(0);
+  for (let i = n - 1; i >= 0; i--) {
+    let v = m[i]?.[n] as number;
+    for (let j = i + 1; j < n; j++) v -= (m[i]?.[j] as number) * (x[j] as number);
+    x[i] = v / (m[i]?.[i] as number);
+  }
+  return x;
+}
+
+describe('levelQbdHittingTimes', () => {
+  it('gives the birth–death chain’s closed-form passage times, up and down', () => {
+    const lambda = 2;
+    const mu = 3;
+    const levels = 10;
+    const pi = (i: number) => (lambda / mu) ** i;
+    // Up from 0 to c: Σ_{j<c} (Σ_{i≤j} π_i) / (λ π_j).
+    const c = 6;
+    let up = 0;
+    for (let j = 0; j < c; j++) {
+      let below = 0;
+      for (let i = 0; i <= j; i++) below += pi(i);
+      up += below / (lambda * pi(j));
+    }
+    const h = levelQbdHittingTimes(birthDeath(lambda, mu, levels), c, 'up');
+    expect(h[0]?.[0]).toBeCloseTo(up, 10);
+    expect(h[c]).toBeUndefined();
+    // Down from N to t: Σ_{t<j≤N} (Σ_{i≥j} π_i) / (μ π_j).
+    const t = 3;
+    let down = 0;
+    for (let j = t + 1; j <= levels; j++) {
+      let above = 0;
+      for (let i = j; i <= levels; i++) above += pi(i);
+      down += above / (mu * pi(j));
+    }
+    const g = levelQbdHittingTimes(birthDeath(lambda, mu, levels), t, 'down');
+    expect(g[levels]?.[0]).toBeCloseTo(down, 10);
+    expect(g[t]).toBeUndefined();
+  });
+
+  it('agrees with a dense solve of the whole generator on a random three-phase chain', () => {
+    const random = seededRandom(7);
+    const p = 3;
+    const levels = 6;
+    const block = () => Float64Array.from({ length: p * p }, () => random());
+    const ups = Array.from({ length: levels + 1 }, block);
+    const downs = Array.from({ length: levels + 1 }, block);
+    const withins = Array.from({ length: levels + 1 }, () => {
+      const b = block();
+      for (let i = 0; i < p; i++) b[i * p + i] = 0;
+      return b;
+    });
+    const qbd: LevelQbd = {
+      phases: p,
+      levels,
+      up: (n) => ups[n] as Float64Array,
+      down: (n) => downs[n] as Float64Array,
+      within: (n) => withins[n] as Float64Array,
+    };
+    for (const [target, direction] of [
+      [4, 'up'],
+      [2, 'down'],
+    ] as const) {
+      const side = Array.from({ length: levels + 1 }, (_, n) => n).filter((n) =>
+        direction === 'up' ? n < target : n > target,
+      );
+      const index = (n: number, i: number) => side.indexOf(n) * p + i;
+      const size = side.length * p;
+      const q = Array.from({ length: size }, () => new Array<number>(size).fill(0));
+      for (const n of side) {
+        for (let i = 0; i < p; i++) {
+          let out = 0;
+          const add = (to: number, j: number, rate: number) => {
+            if (rate === 0) return;
+            out += rate;
+            if (side.includes(to)) (q[index(n, i)] as number[])[index(to, j)] = rate;
+          };
+          for (let j = 0; j < p; j++) {
+            if (n < levels) add(n + 1, j, ups[n]?.[i * p + j] as number);
+            if (n > 0) add(n - 1, j, downs[n]?.[i * p + j] as number);
+            if (j !== i) add(n, j, withins[n]?.[i * p + j] as number);
+          }
+          (q[index(n, i)] as number[])[index(n, i)] = -out;
+        }
+      }
+      const expected = gauss(q, new Array<number>(size).fill(-1));
+      const h = levelQbdHittingTimes(qbd, target, direction);
+      for (const n of side)
+        for (let i = 0; i < p; i++)
+          expect(h[n]?.[i]).toBeCloseTo(expected[index(n, i)] as number, 9);
+    }
+  });
+
+  it('averages the times over the part of a law they are given on', () => {
+    const h = [Float64Array.of(4, 2), Float64Array.of(1, 1), undefined];
+    const pi = [Float64Array.of(0.1, 0.1), Float64Array.of(0.2, 0), Float64Array.of(0.6, 0)];
+    expect(meanHittingTime(pi, h)).toBeCloseTo((0.4 + 0.2 + 0.2) / 0.4, 12);
+  });
+
+  it('refuses a target with no level on the side asked for', () => {
+    expect(() => levelQbdHittingTimes(birthDeath(1, 1, 4), 0, 'up')).toThrow(RangeError);
+    expect(() => levelQbdHittingTimes(birthDeath(1, 1, 4), 4, 'down')).toThrow(RangeError);
+  });
+});
