@@ -70,7 +70,21 @@ export interface Equilibrium {
   readonly endToEnd: Readonly<Record<string, EndToEndAnalysis>>;
   /** Attempts at every service per external request. */
   readonly attemptsPerRequest: number;
-  readonly services: Readonly<Record<string, { readonly s: number; readonly rho: number }>>;
+  readonly services: Readonly<
+    Record<
+      string,
+      {
+        readonly s: number;
+        readonly rho: number;
+        /**
+         * Under the orbit law, where the service has two states: the mean time, in seconds, it
+         * stays in this one before it leaves for the other (docs/model.md, "How long each state
+         * lasts").
+         */
+        readonly escapeSeconds?: number;
+      }
+    >
+  >;
 }
 
 /** One service's solved state. */

@@ -172,6 +172,7 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
           s: services.map((x) => x.s),
           completion: services.map((x) => x.completion),
         },
+        escapeSeconds: services.map((x) => x.escapeTime),
       });
     }
     ({ converged, iterations, residual } = orbit);
@@ -220,9 +221,10 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
   }
 
   onProgress?.({ phase: 'report', sweeps });
-  const described = states.map(({ kind, state, stable }) => ({
+  const described = states.map(({ kind, state, stable, escapeSeconds }) => ({
     kind,
     stable,
+    escapeSeconds,
     ...describeState(network, state),
   }));
   const main = described[0] as (typeof described)[number];
@@ -232,7 +234,13 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
     endToEnd: d.endToEnd,
     attemptsPerRequest: d.load.attemptsPerRequest,
     services: Object.fromEntries(
-      Object.entries(d.services).map(([name, s]) => [name, { s: s.s, rho: s.rho }]),
+      Object.entries(d.services).map(([name, s], i) => {
+        const lasts = d.escapeSeconds?.[i];
+        return [
+          name,
+          { s: s.s, rho: s.rho, ...(lasts === undefined ? {} : { escapeSeconds: lasts }) },
+        ];
+      }),
     ),
   }));
   return {
@@ -262,7 +270,13 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
 }
 
 /** A solved state in the report's terms, and its kind. */
-type ReportedState = { kind: 'healthy' | 'storm'; state: SolvedState; stable: boolean };
+type ReportedState = {
+  kind: 'healthy' | 'storm';
+  state: SolvedState;
+  stable: boolean;
+  /** Per service, the orbit law's mean time in this state before it leaves (seconds), if known. */
+  escapeSeconds?: (number | undefined)[];
+};
 
 /**
  * Appends the equilibria found (in their order) to `states`, as tables; returns the first one's

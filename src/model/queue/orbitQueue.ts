@@ -171,11 +171,11 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
       : [
           {
             ...modeOf(settled, 0, trough),
-            ...escape(settled, trough, peakOf(marginal, trough, levels), 'up'),
+            ...escapeOf(settled, trough, peakOf(marginal, trough, levels), 'up'),
           },
           {
             ...modeOf(settled, trough, levels),
-            ...escape(settled, trough, peakOf(marginal, 0, trough), 'down'),
+            ...escapeOf(settled, trough, peakOf(marginal, 0, trough), 'down'),
           },
         ];
   // A healthy state the whole law cannot show: where a retry storm holds all but a rounding
@@ -193,11 +193,15 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
       modes.splice(
         0,
         1,
-        { ...modeOf(confined.result, 0, cut), weight, ...escape(confined.result, cut, cut, 'up') },
+        {
+          ...modeOf(confined.result, 0, cut),
+          weight,
+          ...escapeOf(confined.result, cut, cut, 'up'),
+        },
         {
           ...modeOf(settled, cut, levels),
           weight: 1 - weight,
-          ...escape(settled, cut, peakOf(marginal, 0, cut), 'down'),
+          ...escapeOf(settled, cut, peakOf(marginal, 0, cut), 'down'),
         },
       );
       break;
@@ -291,7 +295,7 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
    * The mean time for the law's part below `divide` (`up`) or above it (`down`) to reach
    * `target`, the other state's peak: to tip all the way, not merely to touch the divide.
    */
-  function escape(
+  function escapeOf(
     law: ReturnType<typeof solveAt>,
     divide: number,
     target: number,
@@ -308,11 +312,7 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
     return Number.isFinite(time) ? { escapeTime: time } : {};
   }
 
-  function modeOf(
-    law: ReturnType<typeof solveAt>,
-    from: number,
-    to: number,
-  ): OrbitMode {
+  function modeOf(law: ReturnType<typeof solveAt>, from: number, to: number): OrbitMode {
     const part = figuresOf(law.pi, law.figures.levels, law.mix, from, to);
     return {
       classes: part.figures.classes,

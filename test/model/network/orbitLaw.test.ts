@@ -195,4 +195,29 @@ describe('the orbit law in the analysis', () => {
     expect(report.endToEnd.high?.rejection).toBeLessThan(1e-6);
     expect(report.services.api?.rho).toBeCloseTo(0.131, 3);
   });
+
+  it('reports how long a bistable service stays in each state', () => {
+    const model = toNetworkModel(
+      parseNetwork(
+        [
+          'classes:',
+          '  - { name: high, retries: 5, timeoutMs: 100 }',
+          '  - { name: low, retries: 5, timeoutMs: 100 }',
+          'services:',
+          '  - { name: api, capacity: 100, queue: 50, model: mm1m, arrivals: { high: 3.75, low: 26.25 } }',
+        ].join('\n'),
+        'metastable.yaml',
+      ),
+    );
+    const report = analyzeNetwork(model, { law: 'orbit' });
+    expect(report.equilibria.map((e) => e.kind)).toEqual(['healthy', 'storm']);
+    const healthy = report.equilibria[0]?.services.api?.escapeSeconds ?? Number.NaN;
+    const storm = report.equilibria[1]?.services.api?.escapeSeconds ?? Number.NaN;
+    // At 30 requests/s the healthy state lasts ~1.2e5 s, the storm ~2.9e3 s (orbitQueue's modes).
+    expect(healthy).toBeGreaterThan(1e4);
+    expect(storm).toBeGreaterThan(100);
+    expect(healthy).toBeGreaterThan(10 * storm);
+    // The mean field gives no escape time.
+    expect(analyzeNetwork(model).equilibria[0]?.services.api?.escapeSeconds).toBeUndefined();
+  });
 });
