@@ -27,6 +27,7 @@ import { seededRandom } from '../src/model/random.js';
 import { loadNetworkFile, parseNetwork, toNetworkModel } from '../src/spec/index.js';
 import type { NetworkSpec } from '../src/spec/schema.js';
 import { type MeanWithCi95, meanWithCi95 } from '../src/stats/confidence.js';
+import { totalRate } from './lib/metastabilityExperiment.js';
 import { rampCrossing, STORM_ABOVE } from './lib/stormWindows.js';
 import { simulateWindowReplications } from './lib/windowReplications.js';
 
@@ -53,9 +54,9 @@ interface Case {
   readonly summary: string;
 }
 
-/** Σ γ over services and classes, requests/s. */
-function totalRate(network: NetworkModel): number {
-  return network.services.reduce((sum, s) => sum + s.arrivals.reduce((a, b) => a + b, 0), 0);
+/** The network with every service read as M/M/1/m, the queue the orbit law solves. */
+function asMm1m(network: NetworkModel): NetworkModel {
+  return { ...network, services: network.services.map((s) => ({ ...s, model: 'mm1m' as const })) };
 }
 
 /** The network with every external rate scaled so that they add up to `rate`. */
@@ -76,10 +77,7 @@ function meanField(network: NetworkModel, capacity: number) {
 
 /** The high class's end-to-end rejection in each state the orbit law lists, lowest first. */
 function orbitStates(network: NetworkModel, rate: number): number[] {
-  const mm1m = {
-    ...network,
-    services: network.services.map((s) => ({ ...s, model: 'mm1m' as const })),
-  };
+  const mm1m = asMm1m(network);
   const high = network.classes.findIndex((c) => c.name === 'high');
   let report: ReturnType<typeof analyzeNetwork>;
   try {
@@ -98,10 +96,7 @@ function orbitStates(network: NetworkModel, rate: number): number[] {
  * where its highest state is not a storm), from its mean escape times.
  */
 function escapeRates(network: NetworkModel, loads: readonly number[]) {
-  const mm1m = {
-    ...network,
-    services: network.services.map((s) => ({ ...s, model: 'mm1m' as const })),
-  };
+  const mm1m = asMm1m(network);
   const high = network.classes.findIndex((c) => c.name === 'high');
   const healthy: EscapeRatePoint[] = [];
   const storm: EscapeRatePoint[] = [];

@@ -27,6 +27,30 @@ const flank = (total: number): NetworkModel => ({
   ],
 });
 
+/**
+ * examples/metastable-classes.yaml (μ = 100, m = 50, k = 5 for both classes, T = 100 ms) read as
+ * M/M/1/m, with its arrivals (5 : 35) scaled to `total` requests/s.
+ */
+function metastable(total: number): NetworkModel {
+  const model = toNetworkModel(
+    parseNetwork(
+      [
+        'classes:',
+        '  - { name: high, retries: 5, timeoutMs: 100 }',
+        '  - { name: low, retries: 5, timeoutMs: 100 }',
+        'services:',
+        '  - { name: api, capacity: 100, queue: 50, model: mm1m, arrivals: { high: 5, low: 35 } }',
+      ].join('\n'),
+      'metastable.yaml',
+    ),
+  );
+  const factor = total / 40;
+  return {
+    ...model,
+    services: model.services.map((s) => ({ ...s, arrivals: s.arrivals.map((g) => g * factor) })),
+  };
+}
+
 describe('the orbit law in the analysis', () => {
   it('reports what orbitQueue says of each stand-alone service', () => {
     const report = analyzeNetwork(flank(57.6), { law: 'orbit' });
@@ -172,23 +196,7 @@ describe('the orbit law in the analysis', () => {
     // examples/metastable-classes.yaml (μ = 100, m = 50, k = 5, T = 100 ms) at 13.0964 requests/s:
     // the mixing once asked for a law in which no retry was ever the last, whose top levels then
     // had no way down to double precision ("a block of the chain is singular").
-    const model = toNetworkModel(
-      parseNetwork(
-        [
-          'classes:',
-          '  - { name: high, retries: 5, timeoutMs: 100 }',
-          '  - { name: low, retries: 5, timeoutMs: 100 }',
-          'services:',
-          '  - { name: api, capacity: 100, queue: 50, model: mm1m, arrivals: { high: 5, low: 35 } }',
-        ].join('\n'),
-        'metastable.yaml',
-      ),
-    );
-    const factor = 13.096431732177734 / 40;
-    const scaled = {
-      ...model,
-      services: model.services.map((s) => ({ ...s, arrivals: s.arrivals.map((g) => g * factor) })),
-    };
+    const scaled = metastable(13.096431732177734);
     const report = analyzeNetwork(scaled, { law: 'orbit' });
     // Light load (ρ = 0.13): healthy, next to no rejection.
     expect(report.equilibria[0]?.kind).toBe('healthy');
@@ -197,18 +205,7 @@ describe('the orbit law in the analysis', () => {
   });
 
   it('reports how long a bistable service stays in each state', () => {
-    const model = toNetworkModel(
-      parseNetwork(
-        [
-          'classes:',
-          '  - { name: high, retries: 5, timeoutMs: 100 }',
-          '  - { name: low, retries: 5, timeoutMs: 100 }',
-          'services:',
-          '  - { name: api, capacity: 100, queue: 50, model: mm1m, arrivals: { high: 3.75, low: 26.25 } }',
-        ].join('\n'),
-        'metastable.yaml',
-      ),
-    );
+    const model = metastable(30);
     const report = analyzeNetwork(model, { law: 'orbit' });
     expect(report.equilibria.map((e) => e.kind)).toEqual(['healthy', 'storm']);
     const healthy = report.equilibria[0]?.services.api?.escapeSeconds ?? Number.NaN;
