@@ -1,80 +1,116 @@
 /**
- * The orbit law against the simulator and the mean-field law on a grid of one service on the
- * flank below a storm (docs/model.md, "The orbit law"): μ = 100/s, one class, nominal load
- * ρ = 0.2 … 0.6, per-try timeout T = 2, 3.5 and 5 mean service times, k = 1, 3 and 5, m = 10, 40
- * and 80, exponential backoff with mean 100 ms (difftry's default). Each simulated run starts
- * idle; where the orbit law finds a healthy state and a storm, a run is set beside the state
- * whose rejection is nearer (as scripts/validate-timeouts-model.ts does for the mean field).
+ * The orbit law against the simulator and the mean-field law on issue 25's flank grid (docs/model.md,
+ * "The orbit law"): one service, μ = 100/s, two classes sharing the nominal load ρ = 0.2 … 0.6
+ * by 0.05 equally — gold with k retries and bronze with k − 1, k = 1, 3, 5 — per-try timeout
+ * T = 2, 3.5 and 5 mean service times, m = 10, 40 and 80, exponential backoff with mean 100 ms
+ * (difftry's default). 243 points.
+ *
+ * Each simulated run starts idle and is watched over [warm-up, duration]. A law's prediction of
+ * such a run: its one state where it has one; where it has a healthy state and a storm, the two
+ * weighted by the shares of the window a run started healthy spends in each, from the orbit
+ * law's escape times (`runShares`; the mean field has no escape times, so its healthy state,
+ * where an idle start stays until the fold). The gap of a point is the larger over the two
+ * classes of |mean of the runs − prediction|, with the runs' 95 % interval beside it; the
+ * per-run gap of the earlier grid (the mean over the runs of the distance to the nearer state)
+ * is printed too, as it also counts the runs' own scatter.
  *
  * Prints the points, then per law: points within 0.02 and 0.05, the worst gap and the median.
- * Run with `npx tsx scripts/orbit-law-grid.ts` (`-- --quick`: k = 1 and 5, m = 10 and 40 only).
- * Fixed seeds: the same code prints the same. Progress goes to stderr.
+ * Run with `npx tsx scripts/orbit-law-grid.ts` (`-- --quick`: k = 1 and 5, m = 10 and 40, ρ by
+ * 0.1). Fixed seeds: the same code prints the same. Progress goes to stderr.
  */
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
+import type { NetworkReport } from '../src/model/network/NetworkReport.js';
+import { runShares } from '../src/model/network/runShares.js';
 import { fixedTimeout } from '../src/policy/timeouts/TimeoutStrategy.js';
 import { simulateNetwork } from '../src/sim/network/simulateNetwork.js';
+import { meanWithCi95 } from '../src/stats/confidence.js';
 
 const MU = 100;
 const BACKOFF_S = 0.1;
 const quick = process.argv.includes('--quick');
-const RHOS = [0.2, 0.3, 0.4, 0.5, 0.6];
+const RHOS = quick ? [0.2, 0.3, 0.4, 0.5, 0.6] : [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6];
 const TIMEOUTS = [2, 3.5, 5];
 const RETRIES = quick ? [1, 5] : [1, 3, 5];
 const QUEUES = quick ? [10, 40] : [10, 40, 80];
-const RUNS = 4;
+const CLASSES = ['gold', 'bronze'] as const;
+const RUNS = quick ? 8 : 24;
 const RUN = { duration: 300, warmup: 30 };
 const SEED = 2029;
 
 function network(rho: number, x: number, k: number, m: number): NetworkModel {
+  const limits = [k, k - 1];
   return {
-    classes: [{ name: 'users', retryLimit: k, meanBackoffs: [BACKOFF_S] }],
+    classes: CLASSES.map((name, p) => ({
+      name,
+      retryLimit: limits[p] as number,
+      meanBackoffs: [BACKOFF_S],
+    })),
     services: [
       {
         name: 'api',
         capacity: MU,
         queue: m,
         model: 'mm1m',
-        arrivals: [rho * MU],
-        retryLimits: [k],
+        arrivals: [(rho * MU) / 2, (rho * MU) / 2],
+        retryLimits: limits,
         routes: [],
-        timeouts: [x / MU],
+        timeouts: [x / MU, x / MU],
       },
     ],
   };
 }
 
-const rejections = (report: ReturnType<typeof analyzeNetwork>) =>
-  report.equilibria.map((e) => e.endToEnd.users?.rejection ?? Number.NaN);
+/** Per class, the rejection of each state the report lists. */
+const statesOf = (report: NetworkReport, name: string) =>
+  report.equilibria.map((e) => e.endToEnd[name]?.rejection ?? Number.NaN);
 
-/** Per run, the gap to the nearer of the law's states; the mean over runs. */
-function gap(law: readonly number[], runs: readonly number[]): number {
+/** A run's expected rejection per the report: its one state, or two weighted by escape times. */
+function runPrediction(report: NetworkReport, name: string): number {
+  const [healthy, storm] = report.equilibria;
+  const rh = healthy?.endToEnd[name]?.rejection ?? Number.NaN;
+  if (storm === undefined) return rh;
+  const rs = storm.endToEnd[name]?.rejection ?? Number.NaN;
+  const th = healthy?.services.api?.escapeSeconds;
+  const ts = storm.services.api?.escapeSeconds;
+  if (th === undefined) return rh;
+  const shares = runShares(th, ts ?? Number.POSITIVE_INFINITY, RUN.warmup, RUN.duration);
+  return shares.healthy * rh + shares.storm * rs;
+}
+
+/** The mean over runs of the distance to the nearer state (the earlier grid's gap). */
+function perRunGap(states: readonly number[], runs: readonly number[]): number {
   let sum = 0;
-  for (const r of runs) sum += Math.min(...law.map((l) => Math.abs(l - r)));
+  for (const r of runs) sum += Math.min(...states.map((l) => Math.abs(l - r)));
   return sum / runs.length;
 }
 
 interface Row {
   readonly label: string;
-  readonly sim: number;
+  /** Per class: the runs' mean and 95 % half-width. */
+  readonly sim: readonly { mean: number; ci95: number }[];
   readonly meanField: number;
   readonly orbit: number;
+  readonly meanFieldPerRun: number;
+  readonly orbitPerRun: number;
+  readonly orbitStates: number;
   readonly orbitMs: number;
 }
 const rows: Row[] = [];
 let stream = 0;
+const total = QUEUES.length * RETRIES.length * TIMEOUTS.length * RHOS.length;
 for (const m of QUEUES) {
   for (const k of RETRIES) {
     for (const x of TIMEOUTS) {
       for (const rho of RHOS) {
-        const label = `m=${m} k=${k} μT=${x} ρ=${rho}`;
-        process.stderr.write(`orbit-law-grid: ${label}\n`);
+        const label = `m=${m} k=${k},${k - 1} μT=${x} ρ=${rho}`;
+        process.stderr.write(`orbit-law-grid: ${rows.length + 1}/${total} ${label}\n`);
         const net = network(rho, x, k, m);
-        const meanField = rejections(analyzeNetwork(net));
+        const meanField = analyzeNetwork(net);
         const started = performance.now();
-        const orbit = rejections(analyzeNetwork(net, { law: 'orbit' }));
+        const orbit = analyzeNetwork(net, { law: 'orbit' });
         const orbitMs = performance.now() - started;
-        const runs: number[] = [];
+        const runs: number[][] = CLASSES.map(() => []);
         for (let r = 0; r < RUNS; r++) {
           const result = simulateNetwork(net, {
             ...RUN,
@@ -83,14 +119,27 @@ for (const m of QUEUES) {
             backoff: { kind: 'random', meanMs: BACKOFF_S * 1000 },
             timeouts: () => fixedTimeout((x / MU) * 1000),
           });
-          runs.push(result.endToEnd.users?.rejection ?? Number.NaN);
+          CLASSES.forEach((name, p) => {
+            runs[p]?.push(result.endToEnd[name]?.rejection ?? Number.NaN);
+          });
         }
-        const sim = runs.reduce((a, b) => a + b, 0) / runs.length;
+        const sim = runs.map((values) => meanWithCi95(values));
+        const worst = (f: (name: string, p: number) => number) =>
+          Math.max(...CLASSES.map((name, p) => f(name, p)));
         rows.push({
           label,
           sim,
-          meanField: gap(meanField, runs),
-          orbit: gap(orbit, runs),
+          meanField: worst((name, p) =>
+            Math.abs((statesOf(meanField, name)[0] as number) - (sim[p]?.mean as number)),
+          ),
+          orbit: worst((name, p) =>
+            Math.abs(runPrediction(orbit, name) - (sim[p]?.mean as number)),
+          ),
+          meanFieldPerRun: worst((name, p) =>
+            perRunGap(statesOf(meanField, name), runs[p] as number[]),
+          ),
+          orbitPerRun: worst((name, p) => perRunGap(statesOf(orbit, name), runs[p] as number[])),
+          orbitStates: orbit.equilibria.length,
           orbitMs,
         });
       }
@@ -100,18 +149,23 @@ for (const m of QUEUES) {
 
 console.log('# The orbit law on the flank below a storm: one service against the simulator\n');
 console.log(
-  'Made by `npm run validate:orbit-law` (scripts/orbit-law-grid.ts); docs/model.md, "The orbit law", says what it measures. ' +
-    'A gap is the mean over the runs of |R_run − R_law| for the law’s state nearer to each run (the orbit law’s healthy state or storm where it finds two). ' +
-    `μ = ${MU}/s, one class, backoff exponential with mean ${BACKOFF_S * 1000} ms. The times vary with the machine.\n`,
+  'Made by `npm run validate:orbit-law > docs/validation-orbit-law.md` (scripts/orbit-law-grid.ts); docs/model.md, "The orbit law", says what it measures. ' +
+    `μ = ${MU}/s, two classes sharing the load equally (gold with k retries, bronze with k − 1), backoff exponential with mean ${BACKOFF_S * 1000} ms. ` +
+    'A gap is the larger over the two classes of |mean of the runs − the law’s prediction of a run|: its one state, or where it has two (the orbit law’s states column says 2) the healthy state and the storm weighted by the shares of the window a run started idle spends in each, from the orbit law’s escape times; the mean field’s healthy state. ' +
+    'The per-run gaps are the mean over the runs of the distance to the nearer state, which counts the runs’ own scatter as well. The times vary with the machine.\n',
 );
 console.log(
-  `Simulator: ${RUNS} runs of ${RUN.duration} s a point (warm-up ${RUN.warmup} s), seed ${SEED}.\n`,
+  `Simulator: ${RUNS} runs of ${RUN.duration} s a point (watched after a warm-up of ${RUN.warmup} s), seed ${SEED}.\n`,
 );
-console.log('| point | simulated R | mean-field gap | orbit-law gap | orbit law time |');
-console.log('| --- | ---: | ---: | ---: | ---: |');
+console.log(
+  '| point | simulated R gold (95 %) | simulated R bronze (95 %) | mean-field gap | orbit-law gap | orbit-law states | mean-field per-run gap | orbit-law per-run gap | orbit law time |',
+);
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+const withCi = (s: { mean: number; ci95: number } | undefined) =>
+  s === undefined ? '' : `${s.mean.toFixed(4)} ± ${s.ci95.toFixed(4)}`;
 for (const r of rows) {
   console.log(
-    `| ${r.label} | ${r.sim.toFixed(4)} | ${r.meanField.toFixed(4)} | ${r.orbit.toFixed(4)} | ${r.orbitMs.toFixed(0)} ms |`,
+    `| ${r.label} | ${withCi(r.sim[0])} | ${withCi(r.sim[1])} | ${r.meanField.toFixed(4)} | ${r.orbit.toFixed(4)} | ${r.orbitStates} | ${r.meanFieldPerRun.toFixed(4)} | ${r.orbitPerRun.toFixed(4)} | ${r.orbitMs.toFixed(0)} ms |`,
   );
 }
 const summary = (name: string, gaps: number[]) => {
@@ -131,6 +185,16 @@ summary(
   'orbit law',
   rows.map((r) => r.orbit),
 );
+summary(
+  'mean field, per run',
+  rows.map((r) => r.meanFieldPerRun),
+);
+summary(
+  'orbit law, per run',
+  rows.map((r) => r.orbitPerRun),
+);
+const wide = rows.filter((r) => r.sim.some((s) => s.ci95 > 0.02)).length;
+console.log(`points whose simulated 95 % interval is wider than ± 0.02 (either class): ${wide}`);
 const times = rows.map((r) => r.orbitMs).sort((a, b) => a - b);
 console.log(
   `orbit law time per point: worst ${(times.at(-1) as number).toFixed(0)} ms, median ${(times[Math.floor(times.length / 2)] as number).toFixed(0)} ms`,

@@ -368,7 +368,8 @@ function render(rows: readonly Row[], seconds: number): string {
     );
   const tipSim = (r: Row) => r.tipped.mean;
   const recSim = (r: Row) => r.recovered.mean;
-  const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)} %` : 'none found');
+  const pct = (x: number) =>
+    Number.isFinite(x) ? `${(100 * x).toFixed(1)} %` : '∞, a case has none';
   const lines = [
     '# Tipping and recovery loads: the analysis beside slow simulated ramps',
     '',

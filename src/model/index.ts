@@ -51,6 +51,7 @@ export {
   isAnalysisLaw,
   orbitLawRefusal,
 } from './network/orbitLaw.js';
+export { type EscapeRatePoint, type RampEscape, rampEscape } from './network/rampEscape.js';
 export type { Swing } from './network/relaxCalls.js';
 export {
   type RoutingEquilibria,
@@ -58,6 +59,7 @@ export {
   type RoutingEquilibrium,
   routingEquilibria,
 } from './network/routingEquilibria.js';
+export { type RunShares, runShares } from './network/runShares.js';
 export { type CallSolution, type CallSolveOptions, solveCalls } from './network/solveCalls.js';
 export {
   type RoutingSolution,
@@ -75,6 +77,7 @@ export {
   type SweptEquilibria,
   sweepEquilibria,
 } from './network/sweepEquilibria.js';
+export { STORM_REJECTION, type SweepRamp, sweepRamp } from './network/sweepRamp.js';
 export {
   routingEquilibriaAt,
   type SweepRoutingEquilibriaOptions,

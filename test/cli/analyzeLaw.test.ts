@@ -2,10 +2,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { durationText } from '../../src/cli/analyzeCommand.js';
 import { runCli } from './runCli.js';
 
 let dir: string;
 let flank: string;
+let bistable: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'difftry-law-'));
@@ -19,6 +21,19 @@ beforeAll(async () => {
       '  - { name: standard, retries: 1, timeoutMs: 27 }',
       'services:',
       '  - { name: api, capacity: 120, queue: 40, model: mm1m, arrivals: { gold: 19.2, standard: 38.4 } }',
+    ].join('\n'),
+  );
+});
+beforeAll(async () => {
+  // One service with k = 5 and a 50 ms per-try timeout at half its capacity: two states.
+  bistable = join(dir, 'bistable.yaml');
+  await writeFile(
+    bistable,
+    [
+      'classes:',
+      '  - { name: gold, retries: 5, timeoutMs: 50 }',
+      'services:',
+      '  - { name: api, capacity: 100, queue: 10, model: mm1m, arrivals: { gold: 50 } }',
     ].join('\n'),
   );
 });
@@ -78,6 +93,60 @@ describe('difftry analyze --law', () => {
     // b gets what a passes on: 80 % of what a completes.
     expect(report.services.b.classes.users.in).toBeCloseTo(0.8 * a.out, 9);
     expect(report.endToEnd.users.rejection).toBeGreaterThan(a.rejection);
+  });
+
+  it('says how long each state of a bistable service lasts, as the JSON gives it', async () => {
+    const json = JSON.parse(
+      (await runCli('analyze', bistable, '--law', 'orbit', '--json')).stdout,
+    ) as { equilibria: { kind: string; services: { api: { escapeSeconds?: number } } }[] };
+    expect(json.equilibria.map((e) => e.kind)).toEqual(['healthy', 'storm']);
+    const [healthy, storm] = json.equilibria.map((e) => e.services.api.escapeSeconds ?? Number.NaN);
+    // The healthy state is left within seconds, the storm lasts longer.
+    expect(healthy).toBeGreaterThan(1);
+    expect(storm).toBeGreaterThan(healthy as number);
+    const text = await runCli('analyze', bistable, '--law', 'orbit');
+    expect(text.stdout).toContain(
+      `how long each state lasts: api healthy ${durationText(healthy as number)}, storm ${durationText(storm as number)}`,
+    );
+    // The mean-field law has no escape times, and says nothing of them.
+    expect((await runCli('analyze', bistable)).stdout).not.toContain('how long');
+  });
+
+  it('reads where a ramp over a sweep tips and recovers from the escape times', async () => {
+    const args = ['analyze', bistable, '--law', 'orbit', '--sweep', 'api.gold=20:80:20'];
+    const json = JSON.parse((await runCli(...args, '--ramp', '600', '--json')).stdout) as {
+      sweep: { ramp?: { seconds: number; tipping: { meanLoad: number; left: number } } };
+    };
+    expect(json.sweep.ramp?.seconds).toBe(600);
+    // Healthy at 20/s, a storm alone at 80/s: every ramp leaves the healthy state in between.
+    expect(json.sweep.ramp?.tipping.left).toBe(1);
+    expect(json.sweep.ramp?.tipping.meanLoad).toBeGreaterThan(20);
+    expect(json.sweep.ramp?.tipping.meanLoad).toBeLessThan(80);
+    const text = await runCli(...args, '--ramp', '600');
+    expect(text.stdout).toContain('on a 600 s ramp of api.gold over the sweep');
+    // Only with the orbit law and a sweep: one line, exit 2.
+    const meanField = await runCli(
+      'analyze',
+      bistable,
+      '--sweep',
+      'api.gold=20:80:20',
+      '--ramp',
+      '600',
+    );
+    expect(meanField.code).toBe(2);
+    expect(meanField.stderr.trim().split('\n')).toHaveLength(1);
+    expect(meanField.stderr).toContain('--ramp: only with --sweep and --law orbit');
+    expect((await runCli(...args, '--ramp', '-5')).code).toBe(2);
+  });
+
+  it('writes durations a reader takes in at a glance', () => {
+    expect(durationText(0.85)).toBe('850 ms');
+    expect(durationText(42)).toBe('42.0 s');
+    expect(durationText(1074)).toBe('17.9 min');
+    expect(durationText(5.2 * 3600)).toBe('5.2 h');
+    expect(durationText(3.1 * 86_400)).toBe('3.1 days');
+    expect(durationText(4000 * 365.25 * 86_400)).toBe('4.0e+3 years');
+    expect(durationText(Number.POSITIVE_INFINITY)).toBe('for good');
   });
 
   it('refuses an unknown law or a file it does not cover in one line, exit 2', async () => {

@@ -6,11 +6,17 @@ export interface AnalysisProgress {
   /**
    * `structure`: the routing structure (DAG, ρ(F)) is being checked; `healthy`: the load is being
    * raised from zero (the state an idle network reaches, and where it tips); `storm`: the search
-   * from saturation; `report`: the equilibria are solved and the report is being made.
+   * from saturation; `orbit`: the orbit law is solving one service (`detail` says which, and in
+   * which state); `report`: the equilibria are solved and the report is being made.
    */
-  readonly phase: 'structure' | 'healthy' | 'storm' | 'report';
-  /** Sweeps of the whole network so far (residual evaluations of Newton and continuation too). */
+  readonly phase: 'structure' | 'healthy' | 'storm' | 'orbit' | 'report';
+  /**
+   * Sweeps of the whole network so far (residual evaluations of Newton and continuation too;
+   * under the orbit law, passes of the flows over the services).
+   */
   readonly sweeps: number;
+  /** What the phase is at, for the `orbit` phase: "healthy state, service api". */
+  readonly detail?: string;
 }
 
 /**

@@ -159,7 +159,19 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
   let tippedAt: number | undefined;
   let stormUnsettled = false;
   if (options.law === 'orbit') {
-    const orbit = orbitEquilibria(network);
+    const orbit = orbitEquilibria(
+      network,
+      onProgress === undefined
+        ? {}
+        : {
+            onService: ({ state, service, passes }) =>
+              onProgress({
+                phase: 'orbit',
+                sweeps: passes,
+                detail: `${state} state, service ${service}`,
+              }),
+          },
+    );
     for (const { kind, services } of orbit.equilibria) {
       states.push({
         kind,

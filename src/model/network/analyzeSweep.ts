@@ -7,6 +7,7 @@ import type { AnalysisLaw } from './orbitLaw.js';
 import type { RoutingEquilibria } from './routingEquilibria.js';
 import { loadRisesWith, type SweptParameter, withSweptValue } from './SweptParameter.js';
 import { sweepEquilibria } from './sweepEquilibria.js';
+import { type SweepRamp, sweepRamp } from './sweepRamp.js';
 import { routingEquilibriaAt, sweepRoutingEquilibria } from './sweepRoutingEquilibria.js';
 
 /** One point of a swept analysis: the parameter's value and the network's report there. */
@@ -25,6 +26,20 @@ export interface SweptAnalysis {
    * routing networks without timeouts, whose state is unique.
    */
   readonly branches?: BranchesAlongSweep<unknown>;
+  /**
+   * With the orbit law and `rampSeconds`: where a ramp over the swept values, that long each way,
+   * leaves the healthy state going up and the storm coming down (`sweepRamp`).
+   */
+  readonly ramp?: SweepRamp;
+}
+
+/** What {@link analyzeSweep} is asked besides the sweep. */
+export interface AnalyzeSweepOptions {
+  readonly law?: AnalysisLaw;
+  /** With `law: 'orbit'`: a ramp's duration each way, seconds, for {@link SweptAnalysis.ramp}. */
+  readonly rampSeconds?: number;
+  /** Called as each point of an orbit-law sweep is done (done of total). */
+  readonly onPoint?: (done: number, total: number) => void;
 }
 
 /**
@@ -35,8 +50,8 @@ export interface SweptAnalysis {
  * the hysteresis loop — instead of solving every point on its own.
  *
  * With `law: 'orbit'` every point is solved on its own with the orbit law, whose states are
- * its stationary law's metastable ones (no branches are followed, so no tipping or recovery is
- * reported).
+ * its stationary law's metastable ones (no branches are followed); with `rampSeconds`, the
+ * escape times along the sweep say where a ramp of that pace tips and recovers (`ramp`).
  *
  * `values` ascend.
  * @example
@@ -50,16 +65,26 @@ export function analyzeSweep(
   network: NetworkModel,
   parameter: SweptParameter,
   values: readonly number[],
-  options: { readonly law?: AnalysisLaw } = {},
+  options: AnalyzeSweepOptions = {},
 ): SweptAnalysis {
   const networkAt = (value: number) => withSweptValue(network, parameter, value);
   if (options.law === 'orbit') {
+    const points = values.map((value, i) => {
+      const report = analyzeNetwork(networkAt(value), { law: 'orbit' });
+      options.onPoint?.(i + 1, values.length);
+      return { value, report };
+    });
+    if (options.rampSeconds === undefined) return { points };
+    const classWeights = network.classes.map((_, p) =>
+      network.services.reduce((sum, s) => sum + (s.arrivals[p] ?? 0), 0),
+    );
     return {
-      points: values.map((value) => ({
-        value,
-        report: analyzeNetwork(networkAt(value), { law: 'orbit' }),
-      })),
+      points,
+      ramp: sweepRamp(points, options.rampSeconds, classWeights, loadRisesWith(parameter)),
     };
+  }
+  if (options.rampSeconds !== undefined) {
+    throw new RangeError('rampSeconds: only with the orbit law (law: "orbit")');
   }
   const loadRises = loadRisesWith(parameter);
   const callBranches = usesCallSolver(network)

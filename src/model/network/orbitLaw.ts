@@ -58,11 +58,11 @@ export interface OrbitServiceState {
   readonly rho: number;
   /** C_i^p: the probability that a class-p request entering here completes its path. */
   readonly completion: number[];
-  /** The stationary probability of the service's metastable state this is (1 where it has one). */
+  /** The long-run share of time in the service's metastable state this is (1 where it has one). */
   readonly weight: number;
   /**
    * Where the service has two states: the mean time, in seconds, for it to leave this one for the
-   * other (see `OrbitMode.escapeTime`); absent where it has one, or the dispersed solver ran.
+   * other (see `OrbitMode.escapeTime`); absent where it has one.
    */
   readonly escapeTime?: number;
 }
@@ -103,7 +103,10 @@ const MAX_PASSES = 20;
  * metastable state, once in its highest. The network must pass {@link orbitLawRefusal}.
  * @throws RangeError naming the reason when it does not.
  */
-export function orbitEquilibria(network: NetworkModel): OrbitEquilibria {
+export function orbitEquilibria(
+  network: NetworkModel,
+  options: { readonly onService?: (progress: OrbitProgress) => void } = {},
+): OrbitEquilibria {
   const refusal = orbitLawRefusal(network);
   if (refusal !== undefined) throw new RangeError(refusal);
   const rows = routingRowsByClass(network);
@@ -111,9 +114,23 @@ export function orbitEquilibria(network: NetworkModel): OrbitEquilibria {
   const order =
     topologicalOrder(successorLists(network.services, { routes: true, calls: false })) ??
     network.services.map((_, i) => i);
-  const healthy = settle(network, rows, order, routed, 'lowest');
+  // A service met at the same arrivals in both settlings (say, one no route reaches) is solved
+  // once.
+  const solved = new Map<string, OrbitMode[]>();
+  const modesAt = (i: number, arrivals: readonly number[]) => {
+    const key = `${i}:${arrivals.join(',')}`;
+    let found = solved.get(key);
+    if (found === undefined) {
+      found = serviceModes(network, i, arrivals);
+      solved.set(key, found);
+    }
+    return found;
+  };
+  const healthy = settle(network, rows, order, routed, 'lowest', modesAt, options.onService);
   const bistable = healthy.bistable;
-  const storm = bistable ? settle(network, rows, order, routed, 'highest') : undefined;
+  const storm = bistable
+    ? settle(network, rows, order, routed, 'highest', modesAt, options.onService)
+    : undefined;
   return {
     equilibria: [
       { kind: 'healthy', services: healthy.services },
@@ -123,6 +140,15 @@ export function orbitEquilibria(network: NetworkModel): OrbitEquilibria {
     iterations: healthy.iterations + (storm?.iterations ?? 0),
     residual: Math.max(healthy.residual, storm?.residual ?? 0),
   };
+}
+
+/** Which service the orbit law is about to solve, for a caller showing progress. */
+export interface OrbitProgress {
+  /** The flows being settled: every service in its lowest state, or in its highest. */
+  readonly state: 'healthy' | 'storm';
+  readonly service: string;
+  /** Passes of the flows over the services completed so far. */
+  readonly passes: number;
 }
 
 /** One service under the orbit law at the given arrivals per class. */
@@ -155,6 +181,8 @@ function settle(
   order: readonly number[],
   routed: boolean,
   which: 'lowest' | 'highest',
+  modesAt: (i: number, arrivals: readonly number[]) => OrbitMode[],
+  onService: ((progress: OrbitProgress) => void) | undefined,
 ) {
   const n = network.services.length;
   const external = network.services.map((s) => network.classes.map((_, p) => s.arrivals[p] ?? 0));
@@ -199,7 +227,12 @@ function settle(
             FLOW_TOLERANCE * 1e-3 * Math.max(Math.abs(rate), 1e-300),
         )
       ) {
-        const found = serviceModes(network, i, wanted);
+        onService?.({
+          state: which === 'lowest' ? 'healthy' : 'storm',
+          service: network.services[i]?.name ?? String(i),
+          passes: iterations - 1,
+        });
+        const found = modesAt(i, wanted);
         if (found.length > 1) bistable = true;
         modes[i] = which === 'lowest' ? found[0] : found[found.length - 1];
         solvedAt[i] = wanted;

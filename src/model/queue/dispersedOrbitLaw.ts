@@ -25,9 +25,14 @@ export interface DispersedOrbitInput {
  * queue law) and variance rate σ²(n), larger than the Poisson b + d because failures come in
  * clusters while the queue is long. The birth–death chain with b = (σ² + δ)/2, d = (σ² − δ)/2
  * has both; π(n + 1)/π(n) = b(n)/d(n + 1). Returned as the chain's joint law would be,
- * π(n) P(L | n), so the figures read it alike.
+ * π(n) P(L | n), so the figures read it alike, with the birth and death rates of each level
+ * (for its passage times).
  */
-export function dispersedOrbitLaw(input: DispersedOrbitInput): { pi: Float64Array[] } {
+export function dispersedOrbitLaw(input: DispersedOrbitInput): {
+  pi: Float64Array[];
+  births: Float64Array;
+  deaths: Float64Array;
+} {
   const { capacity: mu, queue: m, classes, failAt, mix, levels } = input;
   const classCount = classes.length;
   let freshTotal = 0;
@@ -36,6 +41,8 @@ export function dispersedOrbitLaw(input: DispersedOrbitInput): { pi: Float64Arra
   for (let p = 0; p < classCount; p++) perRequest += mix.rate[p] as number;
   const pi: Float64Array[] = [];
   const logLevel = new Float64Array(levels + 1);
+  const births = new Float64Array(levels + 1);
+  const deaths = new Float64Array(levels + 1);
   // Per queue length: the rates of the orbit's +1 events (a fresh failure with retries left),
   // its −1 events (a retry leaving) and of arrivals that change nothing in it.
   const upAt = new Float64Array(m + 1);
@@ -79,6 +86,8 @@ export function dispersedOrbitLaw(input: DispersedOrbitInput): { pi: Float64Arra
     }
     if (n > 0) logLevel[n] = (logLevel[n - 1] as number) + Math.log(birth / d);
     birth = b;
+    births[n] = b;
+    if (n > 0) deaths[n] = d;
   }
   let peak = Number.NEGATIVE_INFINITY;
   for (const x of logLevel) peak = Math.max(peak, x);
@@ -89,5 +98,5 @@ export function dispersedOrbitLaw(input: DispersedOrbitInput): { pi: Float64Arra
     const level = pi[n] as Float64Array;
     for (let L = 0; L <= m; L++) level[L] = (level[L] as number) * weight;
   }
-  return { pi };
+  return { pi, births, deaths };
 }

@@ -79,8 +79,9 @@ export interface OrbitFigures {
   /**
    * The chain's metastable states, lowest orbit first: one when the orbit's stationary law has
    * one peak; two — a healthy state and a retry storm — when it has two separated by a trough
-   * holding under 1 % of the lower peak. Each is the stationary law conditioned on its side of
-   * the trough, the state a service stays in for long once there.
+   * holding under a tenth of the lower peak. Each is the chain confined to its side of the
+   * trough with the mix of its own requests (the `chain` solver; the dispersed law conditions
+   * its one law on each side), the state a service stays in for long once there.
    */
   readonly modes: readonly OrbitMode[];
   /** The stationary probability of each orbit level n = 0 … `levels`. */
@@ -92,15 +93,20 @@ export interface OrbitMode {
   readonly classes: readonly OrbitClassFigures[];
   readonly offeredLoad: number;
   readonly meanOrbit: number;
-  /** Its stationary probability: the share of time the service spends in it in the long run. */
+  /**
+   * The share of time the service spends in it in the long run: where two states both have
+   * escape times, each one's mean sojourn over their sum (the two alternate); else its
+   * stationary probability.
+   */
   readonly weight: number;
   /** The orbit levels it covers, [from, to]. */
   readonly levels: readonly [number, number];
   /**
    * Where the law has two states (or one the chain cut below a storm confines): the mean time,
    * in seconds, for the service started in this state's law to first reach the level that
-   * divides it from the other (up for the lower state, down for the upper): how long it lasts.
-   * Given by the `chain` solver only.
+   * divides it from the other (up for the lower state, to the other's peak; down for the upper):
+   * how long it lasts. Read on the chain driven by the state's own mix, or on the dispersed law's
+   * birth–death walk.
    */
   readonly escapeTime?: number;
 }
@@ -166,18 +172,7 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
   const marginal = levelMarginal(settled.pi);
   const trough = metastableTrough(marginal);
   const modes: OrbitMode[] =
-    trough === undefined
-      ? [modeOf(settled, 0, levels)]
-      : [
-          {
-            ...modeOf(settled, 0, trough),
-            ...escapeOf(settled, trough, peakOf(marginal, trough, levels), 'up'),
-          },
-          {
-            ...modeOf(settled, trough, levels),
-            ...escapeOf(settled, trough, peakOf(marginal, 0, trough), 'down'),
-          },
-        ];
+    trough === undefined ? [modeOf(settled, 0, levels)] : splitModes(trough);
   // A healthy state the whole law cannot show: where a retry storm holds all but a rounding
   // error of the mass, the law's low levels are that error, yet a service started idle may stay
   // healthy for far longer than it is watched. The chain cut at a level below the storm, with
@@ -196,12 +191,12 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
         {
           ...modeOf(confined.result, 0, cut),
           weight,
-          ...escapeOf(confined.result, cut, cut, 'up'),
+          ...escapeOf(confined.result, walkOf(cut, confined.result.mix), cut, cut, 'up'),
         },
         {
           ...modeOf(settled, cut, levels),
           weight: 1 - weight,
-          ...escapeOf(settled, cut, peakOf(marginal, 0, cut), 'down'),
+          ...escapeOf(settled, walkOf(levels, settled.mix), cut, peakOf(marginal, 0, cut), 'down'),
         },
       );
       break;
@@ -215,16 +210,65 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
   };
 
   /**
-   * The law's fixed point in the orbit's mix (the failure probabilities of fresh attempts and
-   * retries it is made from, starting at `start`, or where a fresh attempt meets an idle queue
-   * when undefined), on `firstLevels` levels: doubled while the top tenth holds more than
-   * {@link TOP_MASS_TOLERANCE} and trimmed where the law has no mass, unless `cut` (the chain
-   * reflected at the level given: a conditioned law).
+   * The two metastable states either side of `trough`, each the chain confined to its side
+   * (reflected at the trough) with the mix of its own requests — a storm's requests are deep in
+   * their retries, a healthy state's on their first — and its escape time in the chain driven
+   * by that mix (the dispersed law's birth–death walk where it is the solver).
    */
-  function settleMix(firstLevels: number, cut: boolean, start: number | undefined) {
+  function splitModes(trough: number): OrbitMode[] {
+    const stormPeak = peakOf(marginal, trough, levels);
+    const healthyPeak = peakOf(marginal, 0, trough);
+    const partStart = (from: number, to: number) => {
+      const part = figuresOf(settled.pi, levels, settled.mix, from, to);
+      return { freshFail: part.freshFail, retryFail: part.retryFail };
+    };
+    const lower = settleMix(trough, true, partStart(0, trough)).result;
+    const upper = settleMix(levels, true, partStart(trough, levels), trough).result;
+    // A side whose own mix leaves it no peak is no state: a storm whose requests, read with
+    // their own retries, give up faster than fresh failures refill it drains within moments
+    // (and a healthy state that piles against the trough rises out of it).
+    const upperMarginal = levelMarginal(upper.pi);
+    const stormHolds = peakOf(upperMarginal, trough, levels) > trough;
+    const healthyHolds = peakOf(levelMarginal(lower.pi), 0, trough) < trough;
+    if (!stormHolds && healthyHolds) return [{ ...modeOf(lower, 0, trough), weight: 1 }];
+    if (!healthyHolds && stormHolds) return [{ ...modeOf(upper, 0, levels), weight: 1 }];
+    const healthy = escapeOf(lower, walkOf(levels, lower.mix), trough + 1, stormPeak, 'up');
+    const storm = escapeOf(upper, walkOf(levels, upper.mix), trough, healthyPeak, 'down');
+    // The long run alternates between the two: each state's share of it is its mean sojourn's
+    // (renewal), where both are known; else the whole law's mass on its side.
+    const th = healthy.escapeTime;
+    const ts = storm.escapeTime;
+    const healthyWeight =
+      th !== undefined && ts !== undefined ? th / (th + ts) : massOf(marginal, 0, trough - 1);
+    return [
+      { ...modeOf(lower, 0, trough), weight: healthyWeight, ...healthy },
+      { ...modeOf(upper, trough, levels), weight: 1 - healthyWeight, ...storm },
+    ];
+  }
+
+  /**
+   * The law's fixed point in the orbit's mix (the failure probabilities of fresh attempts and
+   * retries it is made from, starting at `start` — one for all, or per class — or where a fresh
+   * attempt meets an idle queue when undefined), on `firstLevels` levels: doubled while the top
+   * tenth holds more than {@link TOP_MASS_TOLERANCE} and trimmed where the law has no mass,
+   * unless `cut` (the chain reflected at the level given: a conditioned law). With `mixFrom`,
+   * the mix is that of the requests on the levels from it up (a storm's own), the chain whole.
+   */
+  function settleMix(
+    firstLevels: number,
+    cut: boolean,
+    start: number | { freshFail: Float64Array; retryFail: Float64Array } | undefined,
+    mixFrom = 0,
+  ) {
     let freshFail = new Float64Array(classCount);
-    for (let p = 0; p < classCount; p++) freshFail[p] = start ?? failAt(p, 0);
-    let retryFail = Float64Array.from(freshFail);
+    let retryFail: Float64Array;
+    if (typeof start === 'object') {
+      freshFail = Float64Array.from(start.freshFail);
+      retryFail = Float64Array.from(start.retryFail);
+    } else {
+      for (let p = 0; p < classCount; p++) freshFail[p] = start ?? failAt(p, 0);
+      retryFail = Float64Array.from(freshFail);
+    }
     let levels = firstLevels;
     let result: ReturnType<typeof solveAt> | undefined;
     let iterations = 0;
@@ -251,12 +295,13 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
         if (solver === 'chain') solver = solverFor(levels);
         result = solveAt(levels, result.mix);
       }
+      const own = mixFrom > 0 ? figuresOf(result.pi, levels, result.mix, mixFrom, levels) : result;
       let moved = 0;
       for (let p = 0; p < classCount; p++) {
         moved = Math.max(
           moved,
-          Math.abs((result.freshFail[p] as number) - (freshFail[p] as number)),
-          Math.abs((result.retryFail[p] as number) - (retryFail[p] as number)),
+          Math.abs((own.freshFail[p] as number) - (freshFail[p] as number)),
+          Math.abs((own.retryFail[p] as number) - (retryFail[p] as number)),
         );
       }
       // Settled; or stuck at the noise floor of a bistable service's law (no halving of the
@@ -274,8 +319,8 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
       for (let p = 0; p < classCount; p++) {
         current[p] = freshFail[p] as number;
         current[classCount + p] = retryFail[p] as number;
-        image[p] = result.freshFail[p] as number;
-        image[classCount + p] = result.retryFail[p] as number;
+        image[p] = own.freshFail[p] as number;
+        image[classCount + p] = own.retryFail[p] as number;
       }
       mixer.step(current, image, current);
       freshFail = new Float64Array(classCount);
@@ -297,19 +342,48 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
    */
   function escapeOf(
     law: ReturnType<typeof solveAt>,
+    chain: LevelQbd,
     divide: number,
     target: number,
     direction: 'up' | 'down',
   ): { escapeTime?: number } {
-    if (!('qbd' in law) || law.qbd === undefined) return {};
-    if (direction === 'down' && target >= law.qbd.levels) return {};
-    if (direction === 'up' && target < 1) return {};
-    const h = levelQbdHittingTimes(law.qbd, target, direction);
+    if (direction === 'down' && target >= chain.levels) return {};
+    if (direction === 'up' && (target < 1 || target > chain.levels)) return {};
+    const h = levelQbdHittingTimes(chain, target, direction);
+    // From the law's states on the escaping side of `divide` (the level `divide` excluded).
     const start = h.map((times, n) =>
       (direction === 'up' ? n < divide : n > divide) ? times : undefined,
     );
-    const time = meanHittingTime(law.pi, start);
+    // On a walk of one phase a level, the law's level marginal.
+    const pi =
+      chain.phases === phases
+        ? law.pi
+        : law.pi.map((level) => Float64Array.of(level.reduce((a, b) => a + b, 0)));
+    const time = meanHittingTime(pi, start);
     return Number.isFinite(time) ? { escapeTime: time } : {};
+  }
+
+  /**
+   * What the orbit moves on for the `mix`, to read passage times: the chain on `levels` levels,
+   * or the dispersed law's birth–death walk (one phase a level).
+   */
+  function walkOf(levels: number, mix: OrbitMix): LevelQbd {
+    if (solver === 'chain') return chainOf(levels, mix);
+    const { births, deaths } = dispersedOrbitLaw({
+      capacity: mu,
+      queue: m,
+      classes,
+      failAt,
+      mix,
+      levels,
+    });
+    return {
+      phases: 1,
+      levels,
+      up: (n) => Float64Array.of(births[n] as number),
+      down: (n) => Float64Array.of(deaths[n] as number),
+      within: () => new Float64Array(1),
+    };
   }
 
   function modeOf(law: ReturnType<typeof solveAt>, from: number, to: number): OrbitMode {
@@ -323,7 +397,18 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
     };
   }
 
+  /** The law on `levels` levels for the orbit's `mix`: the chain solved, or the dispersed law. */
   function solveAt(levels: number, mix: OrbitMix) {
+    if (solver === 'dispersed') {
+      const { pi } = dispersedOrbitLaw({ capacity: mu, queue: m, classes, failAt, mix, levels });
+      return { ...figuresOf(pi, levels, mix), pi, mix };
+    }
+    const { pi } = solveLevelQbd(chainOf(levels, mix));
+    return { ...figuresOf(pi, levels, mix), pi, mix };
+  }
+
+  /** The chain's blocks on `levels` levels for the orbit's `mix`. */
+  function chainOf(levels: number, mix: OrbitMix): LevelQbd {
     const size = phases * phases;
     // Fresh arrivals: up when they fail with retries left, else within the level.
     const freshUp = new Float64Array(size);
@@ -376,13 +461,7 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
       for (let k = 0; k < size; k++) block[k] = n * (leave[k] as number);
       return block;
     };
-    if (solver === 'dispersed') {
-      const { pi } = dispersedOrbitLaw({ capacity: mu, queue: m, classes, failAt, mix, levels });
-      return { ...figuresOf(pi, levels, mix), pi, mix };
-    }
-    const qbd: LevelQbd = { phases, levels, up, down, within };
-    const { pi } = solveLevelQbd(qbd);
-    return { ...figuresOf(pi, levels, mix), pi, mix, qbd };
+    return { phases, levels, up, down, within };
   }
 
   /** The figures of the stationary law π, or of π conditioned on the levels [from, to]. */

@@ -210,7 +210,7 @@ describe('the orbit law in the analysis', () => {
     expect(report.equilibria.map((e) => e.kind)).toEqual(['healthy', 'storm']);
     const healthy = report.equilibria[0]?.services.api?.escapeSeconds ?? Number.NaN;
     const storm = report.equilibria[1]?.services.api?.escapeSeconds ?? Number.NaN;
-    // At 30 requests/s the healthy state lasts ~1.2e5 s, the storm ~2.9e3 s (orbitQueue's modes).
+    // At 30 requests/s the healthy state lasts ~6.4e4 s, the storm ~2.4e3 s (orbitQueue’s modes).
     expect(healthy).toBeGreaterThan(1e4);
     expect(storm).toBeGreaterThan(100);
     expect(healthy).toBeGreaterThan(10 * storm);

@@ -134,4 +134,32 @@ describe('levelQbdHittingTimes', () => {
     expect(() => levelQbdHittingTimes(birthDeath(1, 1, 4), 0, 'up')).toThrow(RangeError);
     expect(() => levelQbdHittingTimes(birthDeath(1, 1, 4), 4, 'down')).toThrow(RangeError);
   });
+
+  it('gives two wells sojourns in the ratio of their stationary masses (renewal)', () => {
+    // A birth–death chain with wells at 5 and 35 and a barrier between: birth 1, death rate
+    // shaped so the stationary law has two peaks. Leaving each well (passage to the other's
+    // peak), averaged over the well's law, takes times in the ratio of the wells' masses.
+    const levels = 40;
+    const death = (n: number) => (n < 20 ? (n < 5 ? 0.5 : 1.6) : n < 35 ? 0.55 : 1.8);
+    const qbd: LevelQbd = {
+      phases: 1,
+      levels,
+      up: () => Float64Array.of(1),
+      down: (n) => Float64Array.of(death(n)),
+      within: () => new Float64Array(1),
+    };
+    const weights = [1];
+    for (let n = 1; n <= levels; n++) weights.push((weights[n - 1] as number) / death(n));
+    const total = weights.reduce((a, b) => a + b, 0);
+    const pi = weights.map((w) => Float64Array.of(w / total));
+    let trough = 5;
+    for (let n = 5; n <= 35; n++)
+      if ((weights[n] as number) < (weights[trough] as number)) trough = n;
+    const up = levelQbdHittingTimes(qbd, 35, 'up').map((h, n) => (n < trough ? h : undefined));
+    const down = levelQbdHittingTimes(qbd, 5, 'down').map((h, n) => (n > trough ? h : undefined));
+    const low = pi.slice(0, trough).reduce((a, b) => a + (b[0] as number), 0);
+    const high = pi.slice(trough + 1).reduce((a, b) => a + (b[0] as number), 0);
+    const ratio = meanHittingTime(pi, up) / meanHittingTime(pi, down);
+    expect(Math.abs(ratio / (low / high) - 1)).toBeLessThan(0.05);
+  });
 });

@@ -215,24 +215,40 @@ describe('the orbit law of one service', () => {
     ).toThrow(/meanBackoff/);
   });
 
-  it('gives each of two states an escape time whose ratio is their weights’ (renewal)', () => {
-    // examples/metastable-classes.yaml at 30 requests/s (μ = 100, m = 50, k = 5, T = 10/μ): a
-    // service that alternates between two states spends in each a share ∝ its mean sojourn.
-    const law = orbitQueue({
-      capacity: 100,
-      queue: 50,
-      classes: [
-        { arrivalRate: 30 / 8, retryLimit: 5, timeout: 10, meanBackoff: 0.1 },
-        { arrivalRate: (30 * 7) / 8, retryLimit: 5, timeout: 10, meanBackoff: 0.1 },
-      ],
-    });
+  it('gives each of two states its own mix, an escape time, and the long run by their sojourns', () => {
+    // examples/metastable-classes.yaml at 30 requests/s (μ = 100, m = 50, k = 5, T = 10/μ).
+    const classesAt = (rate: number) => [
+      { arrivalRate: rate / 8, retryLimit: 5, timeout: 10, meanBackoff: 0.1 },
+      { arrivalRate: (rate * 7) / 8, retryLimit: 5, timeout: 10, meanBackoff: 0.1 },
+    ];
+    const law = orbitQueue({ capacity: 100, queue: 50, classes: classesAt(30) });
     expect(law.modes).toHaveLength(2);
     const [healthy, storm] = law.modes;
-    const times = (healthy?.escapeTime ?? Number.NaN) / (storm?.escapeTime ?? Number.NaN);
-    const weights = (healthy?.weight ?? Number.NaN) / (storm?.weight ?? Number.NaN);
-    expect(Math.abs(times / weights - 1)).toBeLessThan(0.05);
+    const th = healthy?.escapeTime ?? Number.NaN;
+    const ts = storm?.escapeTime ?? Number.NaN;
+    // A service alternating between two states spends in each a share ∝ its mean sojourn.
+    expect(healthy?.weight).toBeCloseTo(th / (th + ts), 12);
+    expect((healthy?.weight ?? 0) + (storm?.weight ?? 0)).toBeCloseTo(1, 12);
     // The healthy state lasts far longer than the storm at this load.
-    expect(healthy?.escapeTime).toBeGreaterThan(10 * (storm?.escapeTime ?? 0));
+    expect(th).toBeGreaterThan(10 * ts);
+    // The storm read with its own requests' mix: nearly every attempt fails, so a request makes
+    // all k + 1 = 6 attempts.
+    for (const c of storm?.classes ?? []) {
+      expect(c.requestRejection).toBeGreaterThan(0.99);
+      expect(c.attemptsPerRequest).toBeCloseTo(6, 1);
+    }
+    // The dispersed law's birth–death walk gives the healthy state's escape time too; at 50/s
+    // (healthy and short-lived) the two solvers agree on it within 10 %.
+    const chain = orbitQueue({ capacity: 100, queue: 50, classes: classesAt(50) });
+    const dispersed = orbitQueue({
+      capacity: 100,
+      queue: 50,
+      classes: classesAt(50),
+      solver: 'dispersed',
+    });
+    const fromChain = chain.modes[0]?.escapeTime ?? Number.NaN;
+    const fromWalk = dispersed.modes[0]?.escapeTime ?? Number.NaN;
+    expect(Math.abs(fromWalk / fromChain - 1)).toBeLessThan(0.1);
     // One state: nothing to escape to.
     const light = orbitQueue({
       capacity: 100,
