@@ -222,16 +222,16 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
       const part = figuresOf(settled.pi, levels, settled.mix, from, to);
       return { freshFail: part.freshFail, retryFail: part.retryFail };
     };
-    const lower = settleMix(trough, true, partStart(0, trough)).result;
     const upper = settleMix(levels, true, partStart(trough, levels), trough).result;
-    // A side whose own mix leaves it no peak is no state: a storm whose requests, read with
-    // their own retries, give up faster than fresh failures refill it drains within moments
-    // (and a healthy state that piles against the trough rises out of it).
-    const upperMarginal = levelMarginal(upper.pi);
-    const stormHolds = peakOf(upperMarginal, trough, levels) > trough;
-    const healthyHolds = peakOf(levelMarginal(lower.pi), 0, trough) < trough;
-    if (!stormHolds && healthyHolds) return [{ ...modeOf(lower, 0, trough), weight: 1 }];
-    if (!healthyHolds && stormHolds) return [{ ...modeOf(upper, 0, levels), weight: 1 }];
+    // The healthy side cut at the trough with its own mix; where that mix piles the cut law
+    // against the trough (a cut far above the healthy well lets the mix drift towards the
+    // storm's), the whole law's part below the trough instead.
+    const cutLaw = settleMix(trough, true, partStart(0, trough)).result;
+    const lower = peakOf(levelMarginal(cutLaw.pi), 0, trough) < trough ? cutLaw : settled;
+    // A storm whose own mix leaves it no peak is no state: its requests, read with their own
+    // retries, give up faster than fresh failures refill it, and it drains within moments.
+    if (!(peakOf(levelMarginal(upper.pi), trough, levels) > trough))
+      return [{ ...modeOf(lower, 0, trough), weight: 1 }];
     const healthy = escapeOf(lower, walkOf(levels, lower.mix), trough + 1, stormPeak, 'up');
     const storm = escapeOf(upper, walkOf(levels, upper.mix), trough, healthyPeak, 'down');
     // The long run alternates between the two: each state's share of it is its mean sojourn's

@@ -150,6 +150,29 @@ describe('the orbit law of one service', () => {
     expect(figures.orbitLaw.reduce((sum, w) => sum + w, 0)).toBeCloseTo(1, 12);
   });
 
+  it('keeps a healthy state far below its trough, and drops a storm that drains at once', () => {
+    // m = 10, k = 5, T = 5/μ, λ = μ/2, 2 s backoff (docs/validation-timeouts-model.md: 8 of 10
+    // runs stay healthy, 2 tip): the trough lies ~200 levels above the healthy well, where the
+    // healthy side's own mix, cut there, drifts to the storm's; the whole law's part is read.
+    const far = orbitQueue({
+      capacity: 100,
+      queue: 10,
+      classes: [{ arrivalRate: 50, retryLimit: 5, timeout: 5, meanBackoff: 2 }],
+    });
+    expect(far.modes).toHaveLength(2);
+    expect(far.modes[0]?.classes[0]?.requestRejection).toBeLessThan(0.01);
+    expect(far.modes[1]?.classes[0]?.requestRejection).toBeGreaterThan(0.8);
+    // At 10 requests/s (T = 5/μ, 100 ms backoff) the whole law has a bump at an orbit of ~78, a
+    // storm its own requests (five retries to giving up in half a second) cannot keep: one state.
+    const light = orbitQueue({
+      capacity: 100,
+      queue: 10,
+      classes: [{ arrivalRate: 10, retryLimit: 5, timeout: 5, meanBackoff: 0.1 }],
+    });
+    expect(light.modes).toHaveLength(1);
+    expect(light.modes[0]?.classes[0]?.requestRejection).toBeLessThan(1e-6);
+  });
+
   it('finds a healthy state the whole law holds only as a rounding error', () => {
     // m = 10, k = 5, T = 3/μ, λ = 0.3 μ, 2 s backoff (the validation's worst point before): in
     // the long run the storm holds all but ~1e-16 of the mass, yet a service started idle stays
