@@ -2,8 +2,9 @@ import { type Command, Option } from 'commander';
 import type { AnalysisProgress } from '../model/network/AnalysisProgress.js';
 import { analyzeNetwork } from '../model/network/analyzeNetwork.js';
 import { analyzeSweep } from '../model/network/analyzeSweep.js';
+import { chooseLaw, LAW_CHOICES, type LawChoice } from '../model/network/lawChoice.js';
 import type { NetworkReport } from '../model/network/NetworkReport.js';
-import { ANALYSIS_LAWS, type AnalysisLaw, orbitLawRefusal } from '../model/network/orbitLaw.js';
+import { orbitLawRefusal } from '../model/network/orbitLaw.js';
 import { loadRisesWith } from '../model/network/SweptParameter.js';
 import type { SweepRamp } from '../model/network/sweepRamp.js';
 import type { ModelName } from '../model/phi/Phi.js';
@@ -35,10 +36,13 @@ export interface AnalyzeOptions extends NetworkSource {
   readonly sweep?: string;
   /** Write the sweep as CSV to this file. */
   readonly csv?: string;
-  /** The law (`--law`): mean-field (default) or orbit. */
-  readonly law?: AnalysisLaw;
   /**
-   * With `--sweep` and `--law orbit`: a ramp over the swept values this many seconds each way;
+   * The law (`--law`): auto (default: the orbit law where it is measured nearer the simulator,
+   * the mean field elsewhere; `chooseLaw`), mean-field or orbit.
+   */
+  readonly law?: LawChoice;
+  /**
+   * With `--sweep` and the orbit law: a ramp over the swept values this many seconds each way;
    * the report says where it leaves the healthy state and the storm.
    */
   readonly ramp?: number;
@@ -48,6 +52,10 @@ export interface AnalyzeOptions extends NetworkSource {
    */
   readonly progress?: ProgressReporter;
 }
+
+/** Why `--ramp` was refused: it needs a sweep and the orbit law. */
+const RAMP_ONLY =
+  '--ramp: only with --sweep and the orbit law (--law orbit, or auto where it takes the orbit law): the ramp is read from the orbit law’s escape times along the sweep';
 
 /** An analysis that has run this long shows where it is on stderr. */
 const PROGRESS_AFTER_MS = 2000;
@@ -63,11 +71,7 @@ const PHASE_TEXT: Record<AnalysisProgress['phase'], string> = {
 
 /** `difftry analyze`: solves the model for a network (or a sweep of it). */
 export async function analyzeCommand(options: AnalyzeOptions): Promise<CommandOutput> {
-  if (options.ramp !== undefined && (options.sweep === undefined || options.law !== 'orbit')) {
-    throw new UsageError(
-      '--ramp: only with --sweep and --law orbit (the ramp is read from the orbit law’s escape times along the sweep)',
-    );
-  }
+  if (options.ramp !== undefined && options.sweep === undefined) throw new UsageError(RAMP_ONLY);
   if (options.csv !== undefined) {
     if (options.sweep === undefined) throw new UsageError('--csv: only with --sweep');
     await checkOutputPath(options.csv, '--csv');
@@ -78,10 +82,13 @@ export async function analyzeCommand(options: AnalyzeOptions): Promise<CommandOu
     retries: options.retries,
     timeoutMs: options.timeout,
   });
-  const law = options.law ?? 'mean-field';
+  const law = options.law ?? 'auto';
   if (law === 'orbit') {
     const refusal = orbitLawRefusal(model);
     if (refusal !== undefined) throw new UsageError(`--law orbit: ${refusal}`);
+  }
+  if (options.ramp !== undefined && chooseLaw(model, law).law !== 'orbit') {
+    throw new UsageError(RAMP_ONLY);
   }
   if (options.sweep === undefined) {
     const progress =
@@ -219,11 +226,31 @@ export async function analyzeCommand(options: AnalyzeOptions): Promise<CommandOu
         ]),
       )}${branches === undefined ? '' : `\n\n${branchesText(sweep.target, loadRises, branches)}`}${
         ramp === undefined ? '' : `\n\n${rampText(sweep.target, ramp)}`
-      }`;
+      }${orbitSweepHint(sweep.target, points, ramp !== undefined)}${points[0] === undefined ? '' : `\n\nlaw: ${points[0].report.law} (${points[0].report.lawReason})`}`;
   const failures = points.filter((p) => !p.report.converged).length;
   return failures === 0
     ? { stdout, stderr }
     : { stdout, stderr: `${failures} sweep point(s) did not converge`, exitCode: EXIT_NEGATIVE };
+}
+
+/**
+ * Under the orbit law each point of a sweep is solved on its own, so no branch is followed and no
+ * tipping or recovery load is read without a ramp: where some point has two states, how to get
+ * them (a blank line first), else nothing.
+ */
+export function orbitSweepHint(
+  target: string,
+  points: readonly { readonly value: number; readonly report: NetworkReport }[],
+  ramped: boolean,
+): string {
+  if (ramped || points[0]?.report.law !== 'orbit') return '';
+  const bistable = points.filter((p) => p.report.equilibria.length > 1).map((p) => p.value);
+  if (bistable.length === 0) return '';
+  const where =
+    bistable.length === points.length
+      ? 'at every swept value'
+      : `at ${target} = ${bistable.join(', ')} of the swept values`;
+  return `\n\nbistable ${where} (the orbit law solves each point on its own): add --ramp SECONDS for where a ramp over the sweep leaves each state, or --law mean-field for the mean field's tipping and recovery loads`;
 }
 
 /** The human-readable form of an analysis: a per-service table and an end-to-end table. */
@@ -285,6 +312,7 @@ export function formatAnalysis(report: NetworkReport): string {
       : `${shape}; unique fixed point: ${uniquenessText(structure.uniqueness)}`,
     ...(report.swinging === undefined ? [] : [swingingText(report.swinging)]),
     ...lastsText(report),
+    `law: ${report.law} (${report.lawReason})`,
     `load: ${fixed(load.external, 2)} requests/s from outside, ${fixed(load.attempts, 2)} attempts/s in all; ` +
       `${fixed(load.attemptsPerRequest, 3)} attempts per request (${perSuccessText(load)}), ` +
       `${fixed(load.internalPerRequest, 3)} internal`,
@@ -432,15 +460,15 @@ export function registerAnalyzeCommand(program: Command, emit: Emit): void {
     .addOption(
       new Option(
         '--law <law>',
-        'mean-field (default): the queue at the mean load; orbit: the requests waiting to retry and the queue as one Markov chain, which keeps the retry load’s swing (mm1m services standing alone or routing, not call graphs yet; docs/model.md)',
-      ).choices(ANALYSIS_LAWS),
+        'auto (default): orbit where it is measured nearer the simulator (per-try timeouts at mm1m or mixed services standing alone or routing, no routing cycle), mean-field elsewhere; mean-field: the queue at the mean load; orbit: the requests waiting to retry and the queue as one Markov chain, which keeps the retry load’s swing (not call graphs yet; docs/model.md)',
+      ).choices(LAW_CHOICES),
     )
     .option('--sweep <spec>', "vary one arrival rate or capacity, e.g. 'frontend.low=50:250:25'")
     .option('--csv <file>', 'with --sweep: also write the rows as CSV to this file')
     .addOption(
       new Option(
         '--ramp <seconds>',
-        'with --sweep and --law orbit: where a ramp over the swept values, this long each way, leaves the healthy state going up and the storm coming down (from the escape times)',
+        'with --sweep and the orbit law: where a ramp over the swept values, this long each way, leaves the healthy state going up and the storm coming down (from the escape times)',
       ).argParser(positiveNumber('--ramp')),
     )
     .action(async (file: string | undefined, opts) => {

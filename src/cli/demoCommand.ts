@@ -38,7 +38,7 @@ export async function demoCommand(options: DemoOptions): Promise<string> {
   const progress = progressOnStderr('demo');
   const runs = POLICIES.map((policy, i) => {
     const model = toNetworkModel(network, { retries: policy.retries });
-    const analysis = analyzeNetwork(model);
+    const analysis = analyzeNetwork(model, { law: 'auto' });
     const config = toSingleServiceConfig(network, model, options);
     const result = replicateSingleService(config, options.replications, {
       onProgress: (fraction) => progress.update((i + fraction) / POLICIES.length),

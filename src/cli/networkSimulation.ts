@@ -79,7 +79,8 @@ export function predict(
       ? { ...toNetworkModel(uniformRetries(spec, model), { timeoutMs }), mode: model.mode }
       : model;
   try {
-    return { report: analyzeNetwork(analysed), notes };
+    // The law `analyze` takes by default, so the two commands predict alike.
+    return { report: analyzeNetwork(analysed, { law: 'auto' }), notes };
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     return { report: null, notes: [...notes, `no prediction: ${error.message}`] };

@@ -37,7 +37,10 @@ export function formatTable(
 /** Formats a probability or ratio with 4 decimals. */
 export function fixed(value: number, digits = 4): string {
   // A table spells out an infinity (a ratio over nothing) but marks an undefined figure.
-  return Number.isNaN(value) ? UNDEFINED_CELL : fixedDigits(value, digits, String(value));
+  if (Number.isNaN(value)) return UNDEFINED_CELL;
+  // A figure that rounds to zero is printed as 0, not -0 (a rounding error below zero).
+  const text = fixedDigits(value, digits, String(value));
+  return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
 }
 
 /** What a table prints for a figure that is not defined (NaN): see {@link UNDEFINED_NOTE}. */

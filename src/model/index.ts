@@ -28,6 +28,13 @@ export {
   type CallEquilibrium,
   callEquilibria,
 } from './network/callEquilibria.js';
+export {
+  type ChosenLaw,
+  chooseLaw,
+  isLawChoice,
+  LAW_CHOICES,
+  type LawChoice,
+} from './network/lawChoice.js';
 export type {
   NetworkBranch,
   NetworkCall,

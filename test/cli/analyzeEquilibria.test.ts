@@ -45,6 +45,10 @@ describe('difftry analyze: every equilibrium, and where a sweep tips and recover
       METASTABLE,
       '--timeout',
       '100',
+      // The mean field's branches, followed along the sweep (the default orbit law solves each
+      // point on its own).
+      '--law',
+      'mean-field',
       '--sweep',
       'api.users=10:100:10',
       '--csv',
@@ -75,6 +79,8 @@ describe('difftry analyze: every equilibrium, and where a sweep tips and recover
       'api.users=10:100:10',
       '--retries',
       'users=1',
+      '--law',
+      'mean-field',
       '--json',
     );
     const result = JSON.parse(stdout);

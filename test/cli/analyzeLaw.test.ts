@@ -47,12 +47,32 @@ describe('difftry analyze --law', () => {
     expect(orbit.code).toBe(0);
     const report = JSON.parse(orbit.stdout);
     expect(report.endToEnd.gold.rejection).toBeCloseTo(0.383, 3);
-    const meanField = JSON.parse((await runCli('analyze', flank, '--json')).stdout);
-    expect(meanField.endToEnd.gold.rejection).toBeCloseTo(0.0854, 3);
-    const named = JSON.parse(
+    expect(report.law).toBe('orbit');
+    const meanField = JSON.parse(
       (await runCli('analyze', flank, '--law', 'mean-field', '--json')).stdout,
     );
-    expect(named.endToEnd.gold.rejection).toBe(meanField.endToEnd.gold.rejection);
+    expect(meanField.endToEnd.gold.rejection).toBeCloseTo(0.0854, 3);
+    expect([meanField.law, meanField.lawReason]).toEqual(['mean-field', 'asked for']);
+  });
+
+  it('takes the orbit law by default where it is measured nearer, and says so', async () => {
+    // Per-try timeouts at a stand-alone M/M/1/m service: auto takes the orbit law.
+    const byDefault = JSON.parse((await runCli('analyze', flank, '--json')).stdout);
+    const orbit = JSON.parse((await runCli('analyze', flank, '--law', 'orbit', '--json')).stdout);
+    expect(byDefault.law).toBe('orbit');
+    expect(byDefault.lawReason).toMatch(/per-try timeouts/);
+    expect(byDefault.endToEnd.gold.rejection).toBe(orbit.endToEnd.gold.rejection);
+    const text = await runCli('analyze', flank);
+    expect(text.stdout).toContain(
+      'law: orbit (per-try timeouts at M/M/1/m services standing alone or routing)',
+    );
+    // No timeout (hotelReservation's routing form): the mean field, with the reason.
+    const hotel = await runCli('analyze', '--example', 'hotel');
+    expect(hotel.stdout).toContain('law: mean-field (no per-try timeout)');
+    // A call graph, even with timeouts: the mean field (the orbit law does not cover it yet).
+    const calls = await runCli('analyze', '--example', 'hotel-calls', '--timeout', '250');
+    expect(calls.code).toBe(0);
+    expect(calls.stdout).toContain('law: mean-field (a call graph)');
   });
 
   it('sweeps with the orbit law, each point its own analysis', async () => {
@@ -109,7 +129,9 @@ describe('difftry analyze --law', () => {
       `how long each state lasts: api healthy ${durationText(healthy as number)}, storm ${durationText(storm as number)}`,
     );
     // The mean-field law has no escape times, and says nothing of them.
-    expect((await runCli('analyze', bistable)).stdout).not.toContain('how long');
+    expect((await runCli('analyze', bistable, '--law', 'mean-field')).stdout).not.toContain(
+      'how long',
+    );
   });
 
   it('reads where a ramp over a sweep tips and recovers from the escape times', async () => {
@@ -122,12 +144,20 @@ describe('difftry analyze --law', () => {
     expect(json.sweep.ramp?.tipping.left).toBe(1);
     expect(json.sweep.ramp?.tipping.meanLoad).toBeGreaterThan(20);
     expect(json.sweep.ramp?.tipping.meanLoad).toBeLessThan(80);
+    // Without a ramp: where the sweep found two states, and how to get tipping and recovery.
+    const plain = await runCli('analyze', bistable, '--sweep', 'api.gold=30:70:20');
+    expect(plain.stdout).toContain(
+      '\n\nbistable at api.gold = 50 of the swept values (the orbit law solves each point on its own): add --ramp SECONDS',
+    );
     const text = await runCli(...args, '--ramp', '600');
+    expect(text.stdout).not.toContain('add --ramp');
     expect(text.stdout).toContain('on a 600 s ramp of api.gold over the sweep');
     // Only with the orbit law and a sweep: one line, exit 2.
     const meanField = await runCli(
       'analyze',
       bistable,
+      '--law',
+      'mean-field',
       '--sweep',
       'api.gold=20:80:20',
       '--ramp',
@@ -135,7 +165,21 @@ describe('difftry analyze --law', () => {
     );
     expect(meanField.code).toBe(2);
     expect(meanField.stderr.trim().split('\n')).toHaveLength(1);
-    expect(meanField.stderr).toContain('--ramp: only with --sweep and --law orbit');
+    expect(meanField.stderr).toContain('--ramp: only with --sweep and the orbit law');
+    // By default the file takes the orbit law, so the ramp is read as with --law orbit.
+    const byDefault = await runCli(
+      'analyze',
+      bistable,
+      '--sweep',
+      'api.gold=20:80:20',
+      '--ramp',
+      '600',
+    );
+    expect(byDefault.code).toBe(0);
+    const withoutLaw = (out: string) => out.replace(/\n\nlaw: .*\n?$/, '');
+    expect(withoutLaw(byDefault.stdout)).toBe(withoutLaw(text.stdout));
+    expect(byDefault.stdout).toMatch(/\n\nlaw: orbit \(per-try timeouts/);
+    expect(text.stdout).toMatch(/\n\nlaw: orbit \(asked for\)\n?$/);
     expect((await runCli(...args, '--ramp', '-5')).code).toBe(2);
   });
 
@@ -153,11 +197,19 @@ describe('difftry analyze --law', () => {
     const unknown = await runCli('analyze', flank, '--law', 'second-order');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
-    expect(unknown.stderr).toMatch(/Allowed choices are mean-field, orbit/);
-    const mixed = await runCli('analyze', '--example', 'hotel', '--law', 'orbit');
-    expect(mixed.code).toBe(2);
-    expect(mixed.stderr.trim()).toBe(
-      "difftry: --law orbit: the orbit law is the M/M/1/m queue's; frontend uses the mixed law (set model: mm1m, or use --law mean-field)",
+    expect(unknown.stderr).toMatch(/Allowed choices are auto, mean-field, orbit/);
+    const fluid = await runCli(
+      'analyze',
+      '--example',
+      'hotel',
+      '--model',
+      'fluid',
+      '--law',
+      'orbit',
+    );
+    expect(fluid.code).toBe(2);
+    expect(fluid.stderr.trim()).toBe(
+      "difftry: --law orbit: the orbit law is the M/M/1/m queue's; frontend uses the fluid law (set model: mm1m or mixed, or use --law mean-field)",
     );
     const called = await runCli('analyze', '--example', 'hotel-calls', '--law', 'orbit');
     expect(called.code).toBe(2);

@@ -9,6 +9,9 @@ describe('difftry analyze: a routing network with per-try timeouts', () => {
       'hotel',
       '--timeout',
       '250',
+      // The mean field's search: where the rising load tipped.
+      '--law',
+      'mean-field',
       '--json',
     );
     expect(code).toBe(0);
@@ -28,6 +31,8 @@ describe('difftry analyze: a routing network with per-try timeouts', () => {
       'hotel',
       '--timeout',
       '250',
+      '--law',
+      'mean-field',
       '--sweep',
       'frontend.low=25:250:75',
     );

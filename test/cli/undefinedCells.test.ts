@@ -11,6 +11,13 @@ describe('figures that are not defined', () => {
     expect(fixed(Number.POSITIVE_INFINITY)).toBe('Infinity');
   });
 
+  it('print a rounding error below zero as 0, not -0', () => {
+    expect(fixed(-1e-17, 3)).toBe('0.000');
+    expect(fixed(-0, 2)).toBe('0.00');
+    expect(fixed(-0.0004, 4)).toBe('-0.0004');
+    expect(fixed(-0.5, 1)).toBe('-0.5');
+  });
+
   it('a one-replication run with no successful request says why under the table', async () => {
     // hotelReservation with a 250 ms timeout at every hop is in a storm: nothing succeeds, so
     // there is no latency, and one replication has no half-width.

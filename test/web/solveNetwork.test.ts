@@ -7,7 +7,7 @@ import { solveNetwork } from '../../web/src/network/solveNetwork.js';
 
 describe('the view’s solve', () => {
   for (const example of ['hotel', 'hotel-calls']) {
-    it(`prints what \`difftry analyze --json\` prints for the same parameters (${example})`, async () => {
+    it(`prints what \`difftry analyze --law mean-field --json\` prints for the same parameters (${example})`, async () => {
       const file = `examples/${example}.yaml`;
       const network = parseNetwork(
         readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8'),
@@ -18,6 +18,7 @@ describe('the view’s solve', () => {
       const { stdout } = await analyzeCommand({
         example,
         json: true,
+        law: 'mean-field',
         retries: { high: 4, low: 2 },
       });
       expect(JSON.parse(JSON.stringify(report))).toEqual(JSON.parse(stdout));

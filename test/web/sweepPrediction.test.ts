@@ -22,6 +22,8 @@ async function cliSweep(
   const { stdout } = await analyzeCommand({
     ...source,
     sweep,
+    // The view keeps to the mean field (it re-solves on every slider event).
+    law: 'mean-field',
     json: true,
     ...(retries && { retries }),
   });

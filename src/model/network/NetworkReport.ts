@@ -1,3 +1,4 @@
+import type { AnalysisLaw } from './orbitLaw.js';
 /**
  * The analysis of a network, in the shape of docs/design.md's `--json` document. Rates are per second;
  * rejections and completions are probabilities.
@@ -38,6 +39,10 @@ export interface NetworkReport {
   }[];
   /** `routing` (probabilistic hand-off) or `calls` (call graph with nested retries). */
   readonly mode: 'routing' | 'calls';
+  /** The law the figures come from (`mean-field` or `orbit`; docs/model.md). */
+  readonly law: AnalysisLaw;
+  /** Why that law: `asked for`, or what made `auto` choose it (e.g. `a call graph`). */
+  readonly lawReason: string;
   /** What the routing says about existence and uniqueness of the fixed point. */
   readonly structure: {
     readonly dag: boolean;

@@ -2,6 +2,7 @@ import { FIXED_POINT_TOLERANCE } from '../service.js';
 import type { AnalysisProgress } from './AnalysisProgress.js';
 import { type CallEquilibria, callEquilibria } from './callEquilibria.js';
 import { checkNetworkModel, networkMode } from './checkNetworkModel.js';
+import { chooseLaw, type LawChoice } from './lawChoice.js';
 import type { NetworkModel } from './NetworkModel.js';
 import type {
   EndToEndAnalysis,
@@ -10,7 +11,7 @@ import type {
   NetworkReport,
   ServiceAnalysis,
 } from './NetworkReport.js';
-import { type AnalysisLaw, orbitEquilibria } from './orbitLaw.js';
+import { orbitEquilibria } from './orbitLaw.js';
 import { type RoutingEquilibria, routingEquilibria } from './routingEquilibria.js';
 import type { CallSolution } from './solveCalls.js';
 import { solveRouting } from './solveRouting.js';
@@ -38,11 +39,13 @@ export interface AnalyzeOptions {
    */
   readonly equilibria?: CallEquilibria | RoutingEquilibria;
   /**
-   * The law: `mean-field` (the default) or `orbit` (docs/model.md, "The orbit law"), which so far
-   * covers networks of stand-alone M/M/1/m services (`orbitLawRefusal` says why another is not).
+   * The law: `mean-field` (the queue at its stationary law for the mean load), `orbit`
+   * (docs/model.md, "The orbit law"), which so far covers M/M/1/m services standing alone or
+   * routing (`orbitLawRefusal` says why another is not), or `auto`: the one measured to be nearer
+   * the simulator for this kind of network (`chooseLaw`). The report says which it used.
    * @default 'mean-field'
    */
-  readonly law?: AnalysisLaw;
+  readonly law?: LawChoice;
   /**
    * Told where a long analysis is ({@link AnalysisProgress}): each phase as it starts, and within
    * the call-graph solver's searches every so many sweeps (about every 500,000 cell updates, at
@@ -158,7 +161,11 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
   let swinging: NetworkReport['swinging'];
   let tippedAt: number | undefined;
   let stormUnsettled = false;
-  if (options.law === 'orbit') {
+  const chosen =
+    options.law === undefined
+      ? { law: 'mean-field' as const, why: 'the default' }
+      : chooseLaw(network, options.law);
+  if (chosen.law === 'orbit') {
     const orbit = orbitEquilibria(
       network,
       onProgress === undefined
@@ -267,6 +274,8 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
     ...(tippedAt === undefined ? {} : { tippedAt }),
     ...(stormUnsettled ? { stormUnsettled } : {}),
     mode,
+    law: chosen.law,
+    lawReason: chosen.why,
     structure: {
       dag: structure.dag,
       spectralRadius: Object.fromEntries(

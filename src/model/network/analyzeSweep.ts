@@ -1,9 +1,9 @@
 import { analyzeNetwork, usesCallSolver, usesTimedRouting } from './analyzeNetwork.js';
 import type { BranchesAlongSweep } from './branchSweep.js';
 import type { CallEquilibria, CallEquilibrium } from './callEquilibria.js';
+import { chooseLaw, type LawChoice } from './lawChoice.js';
 import type { NetworkModel } from './NetworkModel.js';
 import type { NetworkReport } from './NetworkReport.js';
-import type { AnalysisLaw } from './orbitLaw.js';
 import type { RoutingEquilibria } from './routingEquilibria.js';
 import { loadRisesWith, type SweptParameter, withSweptValue } from './SweptParameter.js';
 import { sweepEquilibria } from './sweepEquilibria.js';
@@ -35,8 +35,9 @@ export interface SweptAnalysis {
 
 /** What {@link analyzeSweep} is asked besides the sweep. */
 export interface AnalyzeSweepOptions {
-  readonly law?: AnalysisLaw;
-  /** With `law: 'orbit'`: a ramp's duration each way, seconds, for {@link SweptAnalysis.ramp}. */
+  /** As `analyzeNetwork`'s: `mean-field` (the default), `orbit`, or `auto` (`chooseLaw`). */
+  readonly law?: LawChoice;
+  /** With the orbit law: a ramp's duration each way, seconds, for {@link SweptAnalysis.ramp}. */
   readonly rampSeconds?: number;
   /** Called as each point of an orbit-law sweep is done (done of total). */
   readonly onPoint?: (done: number, total: number) => void;
@@ -49,7 +50,7 @@ export interface AnalyzeSweepOptions {
  * `sweepRoutingEquilibria`) and each point's report lists the states found there — both inside
  * the hysteresis loop — instead of solving every point on its own.
  *
- * With `law: 'orbit'` every point is solved on its own with the orbit law, whose states are
+ * With the orbit law (`law: 'orbit'`, or `auto` where it takes it) every point is solved on its own with the orbit law, whose states are
  * its stationary law's metastable ones (no branches are followed); with `rampSeconds`, the
  * escape times along the sweep say where a ramp of that pace tips and recovers (`ramp`).
  *
@@ -68,9 +69,10 @@ export function analyzeSweep(
   options: AnalyzeSweepOptions = {},
 ): SweptAnalysis {
   const networkAt = (value: number) => withSweptValue(network, parameter, value);
-  if (options.law === 'orbit') {
+  const asked = options.law === undefined ? {} : { law: options.law };
+  if (chooseLaw(network, options.law ?? 'mean-field').law === 'orbit') {
     const points = values.map((value, i) => {
-      const report = analyzeNetwork(networkAt(value), { law: 'orbit' });
+      const report = analyzeNetwork(networkAt(value), asked);
       options.onPoint?.(i + 1, values.length);
       return { value, report };
     });
@@ -84,7 +86,9 @@ export function analyzeSweep(
     };
   }
   if (options.rampSeconds !== undefined) {
-    throw new RangeError('rampSeconds: only with the orbit law (law: "orbit")');
+    throw new RangeError(
+      'rampSeconds: only with the orbit law (law: "orbit", or "auto" where it takes the orbit law)',
+    );
   }
   const loadRises = loadRisesWith(parameter);
   const callBranches = usesCallSolver(network)
@@ -109,7 +113,10 @@ export function analyzeSweep(
     const equilibria = pointEquilibria(i);
     return {
       value,
-      report: analyzeNetwork(networkAt(value), equilibria === undefined ? {} : { equilibria }),
+      report: analyzeNetwork(
+        networkAt(value),
+        equilibria === undefined ? asked : { ...asked, equilibria },
+      ),
     };
   });
   const branches: BranchesAlongSweep<unknown> | undefined = callBranches ?? routingBranches;

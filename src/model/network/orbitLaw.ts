@@ -27,16 +27,19 @@ const DEFAULT_MEAN_BACKOFFS = meanRetryDelays(DEFAULT_BACKOFF, 1);
 
 /**
  * Why the orbit law cannot analyse this network yet, naming what in it, or undefined when it
- * can: it covers M/M/1/m services (`model: mm1m`) without the residual-time correction that stand
- * alone or route requests on (routing mode); a service that calls others is refused.
+ * can: it covers M/M/1/m services without the residual-time correction that stand alone or route
+ * requests on (routing mode); a service that calls others is refused. `model: mm1m` and `mixed`
+ * are both taken: the orbit law models the M/M/1/m queue itself, and the mixed law is that queue's
+ * mean-field reading (it differs only above saturation, where it takes the fluid excess); `fluid`
+ * is another queue and is refused.
  */
 export function orbitLawRefusal(network: NetworkModel): string | undefined {
   for (const service of network.services) {
     if ((service.calls ?? []).length > 0 || (service.branches ?? []).length > 0) {
       return `the orbit law covers stand-alone and routing services so far; ${service.name} calls other services (use --law mean-field)`;
     }
-    if (service.model !== 'mm1m') {
-      return `the orbit law is the M/M/1/m queue's; ${service.name} uses the ${service.model} law (set model: mm1m, or use --law mean-field)`;
+    if (service.model !== 'mm1m' && service.model !== 'mixed') {
+      return `the orbit law is the M/M/1/m queue's; ${service.name} uses the ${service.model} law (set model: mm1m or mixed, or use --law mean-field)`;
     }
     if (service.residualAlphas !== undefined) {
       return `the orbit law and the residual-time correction cannot be combined; ${service.name} has residual: true`;

@@ -6,6 +6,7 @@ import { dispersedOrbitLaw } from './dispersedOrbitLaw.js';
 import type { OrbitClass } from './OrbitClass.js';
 import { levelMarginal, massOf, metastableTrough, peakOf } from './orbitMarginal.js';
 import { backoffOf, type OrbitMix, orbitMix } from './orbitMix.js';
+import { lastsAsState, orbitTurnover } from './orbitTurnover.js';
 
 /**
  * The second-order law of one service with retries and per-try timeouts (docs/model.md, "The
@@ -155,6 +156,8 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
   const failAt = (p: number, L: number) =>
     L === m ? 1 : ((fated[p] as Float64Array)[L] as number);
 
+  // How long a state must last to be one (see `lastsAsState`).
+  const turnover = orbitTurnover(classes);
   // No class that can retry: nothing ever enters the orbit, one level.
   const retrying = classes.some((entry) => entry.retryLimit > 0 && entry.arrivalRate > 0);
   // `auto` leaves the chain for good once the levels it needs pass the budget (the law's
@@ -182,16 +185,14 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
     for (let cut = FIRST_CUT; 2 * cut <= lowest.meanOrbit; cut *= 2) {
       const confined = settleMix(cut, true, undefined);
       if (!(confined.result.topMass < CONFINED_TOP_MASS)) continue;
+      const leaving = escapeOf(confined.result, walkOf(cut, confined.result.mix), cut, cut, 'up');
+      if (!lastsAsState(leaving.escapeTime, turnover)) break;
       // Its weight in the whole law is at most a rounding error of it (clamped to [0, 1]).
       const weight = Math.min(Math.max(massOf(marginal, 0, cut), 0), 1);
       modes.splice(
         0,
         1,
-        {
-          ...modeOf(confined.result, 0, cut),
-          weight,
-          ...escapeOf(confined.result, walkOf(cut, confined.result.mix), cut, cut, 'up'),
-        },
+        { ...modeOf(confined.result, 0, cut), weight, ...leaving },
         {
           ...modeOf(settled, cut, levels),
           weight: 1 - weight,
@@ -233,6 +234,10 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
       return [{ ...modeOf(lower, 0, trough), weight: 1 }];
     const healthy = escapeOf(lower, walkOf(levels, lower.mix), trough + 1, stormPeak, 'up');
     const storm = escapeOf(upper, walkOf(levels, upper.mix), trough, healthyPeak, 'down');
+    // A side left within a few turnovers of the orbit is the passage to the other, not a state:
+    // the whole law is then the other's.
+    if (!lastsAsState(healthy.escapeTime, turnover) || !lastsAsState(storm.escapeTime, turnover))
+      return [{ ...modeOf(settled, 0, levels), weight: 1 }];
     // The long run alternates between the two: each state's share of it is its mean sojourn's
     // (renewal), where both are known; else the whole law's mass on its side.
     const th = healthy.escapeTime;

@@ -6,6 +6,7 @@ import {
   type OrbitClass,
   orbitQueue,
 } from '../../../src/model/queue/orbitQueue.js';
+import { lastsAsState, orbitTurnover } from '../../../src/model/queue/orbitTurnover.js';
 
 /** M/M/1/m: the share of time with n present, ∝ ρ^n. */
 function mm1m(rho: number, m: number): number[] {
@@ -171,6 +172,33 @@ describe('the orbit law of one service', () => {
     });
     expect(light.modes).toHaveLength(1);
     expect(light.modes[0]?.classes[0]?.requestRejection).toBeLessThan(1e-6);
+  });
+
+  it('reports no state that is left within a few of its orbit turnovers', () => {
+    // μ = 100, m = 50, k = 5, μT = 10, 100 ms backoffs (turnover 0.5 s): the joint chain has a
+    // healthy well at 55/s (left in ~42 s) and none at 70/s; above, the dispersed law (which
+    // `auto` takes once the chain grows past its budget) shows a well at level 0 left within
+    // 0.86 s at 80/s — the passage to the storm, not a state.
+    const at = (arrivalRate: number, solver?: 'chain' | 'dispersed') =>
+      orbitQueue({
+        capacity: 100,
+        queue: 50,
+        ...(solver === undefined ? {} : { solver }),
+        classes: [{ arrivalRate, retryLimit: 5, timeout: 10, meanBackoff: 0.1 }],
+      });
+    expect(
+      orbitTurnover([{ arrivalRate: 80, retryLimit: 5, timeout: 10, meanBackoff: 0.1 }]),
+    ).toBeCloseTo(0.5, 12);
+    expect(at(55, 'chain').modes).toHaveLength(2);
+    expect(at(70, 'chain').modes).toHaveLength(1);
+    for (const solver of ['dispersed', undefined] as const) {
+      const storm = at(80, solver);
+      expect(storm.modes).toHaveLength(1);
+      expect(storm.modes[0]?.classes[0]?.requestRejection).toBeGreaterThan(0.99);
+    }
+    expect(lastsAsState(0.86, 0.5)).toBe(false);
+    expect(lastsAsState(2.5, 0.5)).toBe(true);
+    expect(lastsAsState(undefined, 0.5)).toBe(true);
   });
 
   it('finds a healthy state the whole law holds only as a rounding error', () => {

@@ -13,9 +13,10 @@ export interface NetworkSolution {
 
 /**
  * Solves a network file under the view's parameters, by the CLI's own path (`toNetworkModel`,
- * then `analyzeNetwork`): the report is what `difftry analyze --json` prints for the file with
- * the parameters written in. Pure and synchronous, so a benchmark can time it alone; the view
- * runs it on every slider event.
+ * then `analyzeNetwork`): the report is what `difftry analyze --law mean-field --json` prints for
+ * the file with the parameters written in. Pure and synchronous, so a benchmark can time it
+ * alone; the view runs it on every slider event, which is why it keeps to the mean field (the
+ * orbit law, which `analyze` takes by default for timed M/M/1/m services, takes up to seconds).
  * @throws as `toNetworkModel` and `analyzeNetwork` do, for a network the analysis refuses.
  * @example
  * ```ts
@@ -25,5 +26,5 @@ export interface NetworkSolution {
  */
 export function solveNetwork(network: NetworkSpec, parameters: NetworkParameters): NetworkSolution {
   const model = toNetworkModel(withParameters(network, parameters));
-  return { model, report: analyzeNetwork(model) };
+  return { model, report: analyzeNetwork(model, { law: 'mean-field' }) };
 }
