@@ -92,7 +92,8 @@ export interface RaisedLoad {
  * lowering the load back: if that returns the old state it was a steep slope; if not, a fold lies
  * inside the step — the state the network was in has ceased to exist — and the step is halved
  * down to 1/4096 of the scale to pin it down, recorded, and followed into the state the network
- * tips into. A load at which the relaxation finds no rest is approached by halved steps too.
+ * tips into. A load at which the relaxation finds no rest is approached by halved steps too. A
+ * step taken that moved no q by more than 0.025 doubles the next (up to a quarter of the scale).
  * Every step but the smallest is a probe: its settle may take at most eight times the sweeps of
  * the last step taken (at least 60) and gives up without the slow fallbacks, so a step past a
  * fold costs little before it is halved; the smallest step's settle is the full one. Where even
@@ -260,7 +261,7 @@ export function raiseLoad(
     if (fold) tips.push(theta);
     taken(relaxed, hinted);
     theta = next;
-    if (jump < JUMP / 4) step = Math.min(2 * step, FIRST_STEP * scale);
+    if (jump < JUMP / 2) step = Math.min(2 * step, FIRST_STEP * scale);
   }
   return { settled: true, iterations, residual, tips, reached: scale, stable };
 }

@@ -250,8 +250,9 @@ export interface SettleHints {
   readonly newtonFirst?: boolean;
   /**
    * Give up once neither the mixed sweeps nor Newton from the start settled: no long plain or
-   * damped transient towards a distant state. For a probe whose only question is whether a state
-   * lies near the start (a load step that will be halved if not).
+   * damped transient towards a distant state, and Newton held to what is left of the sweeps
+   * (at least 60). For a probe whose only question is whether a state lies near the start (a
+   * load step that will be halved if not).
    */
   readonly local?: boolean;
 }
@@ -315,7 +316,13 @@ export function settleCalls(
     // Near the start (a continuation step), Newton from it converges in a few dozen sweeps where
     // the relaxation crawls (near a fold) or cycles; far from it Newton fails quickly.
     restart();
-    const newton = newtonCalls(sweep, scale, { tolerance, maxEvaluations: NEWTON_EVALUATIONS });
+    const newton = newtonCalls(sweep, scale, {
+      tolerance,
+      maxEvaluations:
+        options.local === true
+          ? Math.max(LOCAL_NEWTON_EVALUATIONS, maxIterations - iterations)
+          : NEWTON_EVALUATIONS,
+    });
     iterations += newton.iterations;
     if (newton.converged && newton.stable !== false)
       return { ...newton, iterations, relaxationStalled };
@@ -363,6 +370,8 @@ export function settleCalls(
  * least, from where the relaxations stopped).
  */
 const NEWTON_EVALUATIONS = 200;
+/** The least a local settle's Newton stage may use (else what is left of its sweeps). */
+const LOCAL_NEWTON_EVALUATIONS = 60;
 
 /** Damped sweeps from a Newton solution that tell whether the relaxation settles there. */
 const STABILITY_SWEEPS = 200;

@@ -235,9 +235,11 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
     const healthy = escapeOf(lower, walkOf(levels, lower.mix), trough + 1, stormPeak, 'up');
     const storm = escapeOf(upper, walkOf(levels, upper.mix), trough, healthyPeak, 'down');
     // A side left within a few turnovers of the orbit is the passage to the other, not a state:
-    // the whole law is then the other's.
-    if (!lastsAsState(healthy.escapeTime, turnover) || !lastsAsState(storm.escapeTime, turnover))
-      return [{ ...modeOf(settled, 0, levels), weight: 1 }];
+    // the other, read with its own mix, is the one state.
+    if (!lastsAsState(healthy.escapeTime, turnover))
+      return [{ ...modeOf(upper, trough, levels), weight: 1 }];
+    if (!lastsAsState(storm.escapeTime, turnover))
+      return [{ ...modeOf(lower, 0, trough), weight: 1 }];
     // The long run alternates between the two: each state's share of it is its mean sojourn's
     // (renewal), where both are known; else the whole law's mass on its side.
     const th = healthy.escapeTime;
