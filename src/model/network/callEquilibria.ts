@@ -54,7 +54,9 @@ export interface CallEquilibria {
   readonly equilibria: readonly CallEquilibrium[];
   /**
    * Where the rising load tipped the network out of the state it was in, as shares of the
-   * external rates (e.g. 0.59: above 59 % of this load the healthy state no longer exists).
+   * external rates (e.g. 0.59: above 59 % of this load the healthy state no longer exists). The
+   * first is pinned to 1/4096 of the load; of a cascade of folds (one subtree tipping after
+   * another), those a crossing past a fold takes at once (up to 1/16 of the load) count as one.
    */
   readonly tips: readonly number[];
   /**

@@ -310,6 +310,11 @@ export function settleCalls(
   if (
     !relaxed.converged &&
     !newtonTried &&
+    // From saturation the start is no state Newton can start at (every attempt failing, ρ = ∞):
+    // the sweep holds whatever it held before, idle for a new one, and Newton from there would
+    // look for the state nearest that instead of the storm (it failed, 100–200 sweeps each, on
+    // every such settle of the µBench-like graphs). Newton from where the sweeps end, below, stays.
+    options.saturated !== true &&
     iterations < maxIterations &&
     !Number.isNaN(relaxed.residual)
   ) {
