@@ -95,18 +95,24 @@ export async function analyzeCommand(options: AnalyzeOptions): Promise<CommandOu
       options.progress ??
       progressOnStderr('analyze:', {
         delayMs: PROGRESS_AFTER_MS,
-        format: '{phase}, {sweeps} sweeps',
+        format: '{phase}{count}',
       });
+    const orbit = chooseLaw(model, law).law === 'orbit';
     let report: NetworkReport;
     try {
       // The fraction is unknown (how many sweeps a solve takes is not): the line shows the phase
-      // and the sweeps so far.
+      // and the sweeps so far (the orbit law's passes over the services instead).
       report = analyzeNetwork(model, {
         law,
         onProgress: ({ phase, sweeps, detail }) =>
           progress.update(0, {
             phase: detail === undefined ? PHASE_TEXT[phase] : `${PHASE_TEXT[phase]}: ${detail}`,
             sweeps,
+            count: orbit
+              ? phase === 'orbit'
+                ? `, pass ${sweeps + 1} over the services`
+                : ''
+              : `, ${sweeps} sweeps`,
           }),
       });
     } finally {

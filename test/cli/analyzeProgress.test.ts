@@ -44,5 +44,28 @@ describe('difftry analyze: progress of a long analysis', () => {
     expect(phases).toContain('searching from saturation (storm state)');
     expect(phases.at(-1)).toBe('writing the report');
     expect(told.updates.some((u) => (u.sweeps as number) >= 250)).toBe(true);
+    expect(told.updates.every((u) => u.count === `, ${u.sweeps} sweeps`)).toBe(true);
+  });
+
+  it('counts the orbit law’s passes over the services, not sweeps', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'difftry-progress-'));
+    const file = join(dir, 'bistable.yaml');
+    await writeFile(
+      file,
+      [
+        'classes:',
+        '  - { name: gold, retries: 5, timeoutMs: 50 }',
+        'services:',
+        '  - { name: api, capacity: 100, queue: 10, model: mm1m, arrivals: { gold: 50 } }',
+      ].join('\n'),
+    );
+    const told = recorder();
+    await analyzeCommand({ file, json: true, progress: told });
+    const orbit = told.updates.filter((u) => String(u.phase).startsWith('solving the orbit law'));
+    expect(orbit.map((u) => u.phase)).toContain(
+      'solving the orbit law: healthy state, service api',
+    );
+    expect(orbit.every((u) => u.count === ', pass 1 over the services')).toBe(true);
+    expect(told.updates.at(-1)).toMatchObject({ phase: 'writing the report', count: '' });
   });
 });
