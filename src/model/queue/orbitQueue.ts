@@ -234,12 +234,12 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
       return [{ ...modeOf(lower, 0, trough), weight: 1 }];
     const healthy = escapeOf(lower, walkOf(levels, lower.mix), trough + 1, stormPeak, 'up');
     const storm = escapeOf(upper, walkOf(levels, upper.mix), trough, healthyPeak, 'down');
-    // A side left within a few turnovers of the orbit is the passage to the other, not a state:
-    // the other, read with its own mix, is the one state.
+    // A healthy side left within a few turnovers of the orbit is the passage to the storm, not a
+    // state: the storm, read with its own mix, is the one state. (Not the other way round: on the
+    // timeout validation's grid, 2 s backoffs, the storms the rule would drop are ones the runs
+    // stay in — the escape time read from the storm's side is the law's shorter estimate.)
     if (!lastsAsState(healthy.escapeTime, turnover))
       return [{ ...modeOf(upper, trough, levels), weight: 1 }];
-    if (!lastsAsState(storm.escapeTime, turnover))
-      return [{ ...modeOf(lower, 0, trough), weight: 1 }];
     // The long run alternates between the two: each state's share of it is its mean sojourn's
     // (renewal), where both are known; else the whole law's mass on its side.
     const th = healthy.escapeTime;

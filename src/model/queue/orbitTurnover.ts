@@ -2,10 +2,10 @@ import type { OrbitClass } from './OrbitClass.js';
 import { backoffOf } from './orbitMix.js';
 
 /**
- * A metastable state of the orbit law is one the service stays in for at least this many of its
+ * A healthy state of the orbit law is one the service stays in for at least this many of its
  * orbit's turnovers ({@link orbitTurnover}). The stationary law of a state describes it only
  * where its requests come and go many times over before it ends: a well left sooner is part of
- * the passage from one state to the other, not a state (the dispersed law, which holds the queue
+ * the passage to the storm, not a state (the dispersed law, which holds the queue
  * at its stationary law for each orbit level, shows such shallow wells at level 0 above the load
  * where the joint chain has none: at μ = 100, m = 50, k = 5, μT = 10, backoffs of 100 ms, 80/s
  * is left within 0.86 s, 1.7 turnovers).
