@@ -87,7 +87,8 @@ export async function analyzeCommand(options: AnalyzeOptions): Promise<CommandOu
     const refusal = orbitLawRefusal(model);
     if (refusal !== undefined) throw new UsageError(`--law orbit: ${refusal}`);
   }
-  if (options.ramp !== undefined && chooseLaw(model, law).law !== 'orbit') {
+  const orbit = chooseLaw(model, law).law === 'orbit';
+  if (options.ramp !== undefined && !orbit) {
     throw new UsageError(RAMP_ONLY);
   }
   if (options.sweep === undefined) {
@@ -97,7 +98,6 @@ export async function analyzeCommand(options: AnalyzeOptions): Promise<CommandOu
         delayMs: PROGRESS_AFTER_MS,
         format: '{phase}{count}',
       });
-    const orbit = chooseLaw(model, law).law === 'orbit';
     let report: NetworkReport;
     try {
       // The fraction is unknown (how many sweeps a solve takes is not): the line shows the phase

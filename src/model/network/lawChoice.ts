@@ -1,5 +1,5 @@
 import type { NetworkModel } from './NetworkModel.js';
-import { type AnalysisLaw, isAnalysisLaw, orbitLawRefusal } from './orbitLaw.js';
+import { type AnalysisLaw, isAnalysisLaw, orbitLawGap } from './orbitLaw.js';
 import { successorLists, topologicalOrder } from './topology.js';
 
 /**
@@ -39,22 +39,11 @@ export function chooseLaw(network: NetworkModel, choice: LawChoice = 'auto'): Ch
     (s.timeouts ?? []).some((t) => t !== undefined && t > 0),
   );
   if (!timed) return { law: 'mean-field', why: 'no per-try timeout' };
-  const refusal = orbitLawRefusal(network);
-  if (refusal !== undefined) return { law: 'mean-field', why: refusalReason(network) };
+  const gap = orbitLawGap(network);
+  if (gap !== undefined) return { law: 'mean-field', why: gap.what };
   const routes = successorLists(network.services, { routes: true, calls: false });
   if (topologicalOrder(routes) === undefined) {
     return { law: 'mean-field', why: 'requests are routed round a cycle' };
   }
   return { law: 'orbit', why: 'per-try timeouts at M/M/1/m services standing alone or routing' };
-}
-
-/** Why the orbit law was not taken, in a phrase (the refusal's subject, without its advice). */
-function refusalReason(network: NetworkModel): string {
-  if (network.services.some((s) => (s.calls ?? []).length > 0 || (s.branches ?? []).length > 0)) {
-    return 'a call graph';
-  }
-  if (network.services.some((s) => s.residualAlphas !== undefined)) {
-    return 'the residual-time correction';
-  }
-  return 'a queue law other than M/M/1/m';
 }

@@ -34,15 +34,35 @@ const DEFAULT_MEAN_BACKOFFS = meanRetryDelays(DEFAULT_BACKOFF, 1);
  * is another queue and is refused.
  */
 export function orbitLawRefusal(network: NetworkModel): string | undefined {
+  return orbitLawGap(network)?.message;
+}
+
+/**
+ * What of the network the orbit law does not cover (see {@link orbitLawRefusal}): `what` in a
+ * short phrase (`a call graph`, `a queue law other than M/M/1/m`, `the residual-time
+ * correction`), `message` the refusal naming the service; undefined where it covers it all.
+ */
+export function orbitLawGap(
+  network: NetworkModel,
+): { readonly what: string; readonly message: string } | undefined {
   for (const service of network.services) {
     if ((service.calls ?? []).length > 0 || (service.branches ?? []).length > 0) {
-      return `the orbit law covers stand-alone and routing services so far; ${service.name} calls other services (use --law mean-field)`;
+      return {
+        what: 'a call graph',
+        message: `the orbit law covers stand-alone and routing services so far; ${service.name} calls other services (use --law mean-field)`,
+      };
     }
     if (service.model !== 'mm1m' && service.model !== 'mixed') {
-      return `the orbit law is the M/M/1/m queue's; ${service.name} uses the ${service.model} law (set model: mm1m or mixed, or use --law mean-field)`;
+      return {
+        what: 'a queue law other than M/M/1/m',
+        message: `the orbit law is the M/M/1/m queue's; ${service.name} uses the ${service.model} law (set model: mm1m or mixed, or use --law mean-field)`,
+      };
     }
     if (service.residualAlphas !== undefined) {
-      return `the orbit law and the residual-time correction cannot be combined; ${service.name} has residual: true`;
+      return {
+        what: 'the residual-time correction',
+        message: `the orbit law and the residual-time correction cannot be combined; ${service.name} has residual: true`,
+      };
     }
   }
   return undefined;
