@@ -53,10 +53,10 @@ export interface CallEquilibria {
    */
   readonly equilibria: readonly CallEquilibrium[];
   /**
-   * Where the rising load tipped the network out of the state it was in, as shares of the
-   * external rates (e.g. 0.59: above 59 % of this load the healthy state no longer exists). The
-   * first is pinned to 1/4096 of the load; of a cascade of folds (one subtree tipping after
-   * another), those a crossing past a fold takes at once (up to 1/16 of the load) count as one.
+   * Where the rising load first tipped the network out of the healthy state, as a share of the
+   * external rates (e.g. 0.59: above 59 % of this load the healthy state no longer exists),
+   * pinned to 1/4096 of the load; empty where it did not tip. The later folds of a cascade (one
+   * subtree tipping after another) shape the state reached but are not listed.
    */
   readonly tips: readonly number[];
   /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chainNetwork, generatedCallGraph } from '../../../scripts/lib/callCases.js';
+import { composeDgg } from '../../../scripts/lib/composedDgg.js';
 import {
   analyzeNetwork,
   callEquilibria,
@@ -9,6 +10,7 @@ import {
 import { raiseLoad } from '../../../src/model/network/callBranch.js';
 import { compileCallPlan } from '../../../src/model/network/callPlan.js';
 import { CallSweep } from '../../../src/model/network/callSweep.js';
+import { settleCalls } from '../../../src/model/network/relaxCalls.js';
 import { generateMuBench, scaleToBottleneck, toNetworkModel } from '../../../src/spec/index.js';
 import { phiReference } from '../reference.js';
 import { evaluateCalls } from './callGraphReference.js';
@@ -100,6 +102,33 @@ describe('raiseLoad and callEquilibria: the state an idle network reaches', () =
     expect(report.converged).toBe(true);
     expect(report.tippedAt).toBe(raised.tips[0]);
     expect(report.endToEnd.low?.rejection).toBeCloseTo(lowRejection(network, s), 9);
+  }, 60_000);
+
+  it('a cascade of folds (composed DGG-like, 80 services, seed 2): followed to the state a slow rise reaches', () => {
+    // Four subtrees tip one after another between 0.63 and 0.74 of the load (each raising the
+    // load on the rest through the callers' retries). The reference rises in 1,024 equal steps,
+    // each settled in full from the last: no probes, no halving, no crossing.
+    const network = toNetworkModel(composeDgg({ services: 80, seed: 2 }));
+    const sweep = new CallSweep(compileCallPlan(network));
+    const raised = raiseLoad(sweep, 1);
+    expect(raised.settled).toBe(true);
+    const slow = new CallSweep(compileCallPlan(network));
+    const steps = 1024;
+    let firstJump: number | undefined;
+    for (let k = 1; k <= steps; k++) {
+      const before = Float64Array.from(slow.attemptSuccess);
+      expect(settleCalls(slow, k / steps, { maxIterations: 20_000 }).converged).toBe(true);
+      if (firstJump === undefined && slow.distanceTo(before) > 0.05) firstJump = (k - 1) / steps;
+    }
+    // The first tip only, pinned inside the step where the slow rise first jumps.
+    expect(raised.tips).toHaveLength(1);
+    expect(firstJump).toBeDefined();
+    expect(raised.tips[0] as number).toBeGreaterThanOrEqual(firstJump as number);
+    expect(raised.tips[0] as number).toBeLessThan((firstJump as number) + 1 / steps);
+    // The same state at the full load, and a fixed point by brute force.
+    for (let j = 0; j < network.services.length; j++)
+      expect(Math.abs((sweep.s[j] as number) - (slow.s[j] as number))).toBeLessThan(1e-9);
+    expect(fixedPointError(network, Array.from(sweep.s))).toBeLessThan(1e-9);
   }, 60_000);
 
   it('a run cut short is never reported as converged', () => {
