@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { phiFor } from '../../../src/model/phi/index.js';
 import {
+  attemptsPerRequestAt,
+  hopSuccess,
   type TimedServiceLoad,
   timedOfferedLoad,
   timedServiceLoad,
@@ -148,5 +150,49 @@ describe('timedServiceLoad: the root met first from where the service is', () =>
     const service = serviceOf([{ lambda: 0, k: 5, x: 8 }], 100, 20);
     expect(timedServiceLoad(service, 0)).toBe(0);
     expect(timedServiceLoad(service, Number.POSITIVE_INFINITY)).toBe(0);
+  });
+});
+
+describe('attemptsPerRequestAt and hopSuccess: A = Σ_{r≤k} (1 − q)^r and S = 1 − (1 − q)^(k+1)', () => {
+  /** The exact sum in rationals: q = a / 2^40, every power of 1 − q computed in BigInt. */
+  function exact(a: bigint, k: number): { attempts: number; success: number } {
+    const d = 1n << 40n;
+    const miss = d - a;
+    // A = Σ_{r≤k} miss^r / d^r, over the common denominator d^k.
+    let numerator = 0n;
+    for (let r = 0; r <= k; r++) numerator += miss ** BigInt(r) * d ** BigInt(k - r);
+    const scale = d ** BigInt(k);
+    const attempts = Number((numerator * 10n ** 30n) / scale) / 1e30;
+    // S = 1 − (miss / d)^(k+1).
+    const power = miss ** BigInt(k + 1);
+    const full = d ** BigInt(k + 1);
+    const success = Number(((full - power) * 10n ** 30n) / full) / 1e30;
+    return { attempts, success };
+  }
+
+  it('agrees with the exact sum to 1e-14 relative, q from 2^-40 to 1 and k up to 60', () => {
+    // q from 2^-40 (≈ 9e-13, where 1 − (1 − q)^(k+1) in floating point loses four digits) to 1.
+    for (const a of [1n, 3n, 1n << 20n, 1n << 38n, (1n << 40n) - 1n]) {
+      const q = Number(a) / 2 ** 40;
+      for (const k of [0, 1, 2, 5, 10, 32, 33, 60]) {
+        const want = exact(a, k);
+        expect(
+          Math.abs(attemptsPerRequestAt(q, k) / want.attempts - 1),
+          `q ${q} k ${k}`,
+        ).toBeLessThan(1e-14);
+        expect(Math.abs(hopSuccess(q, k) / want.success - 1), `q ${q} k ${k}`).toBeLessThan(1e-14);
+      }
+    }
+  });
+
+  it('at the ends: q = 0 makes k + 1 attempts and never succeeds, q = 1 one attempt that does', () => {
+    for (const k of [0, 3, 40]) {
+      expect(attemptsPerRequestAt(0, k)).toBe(k + 1);
+      expect(hopSuccess(0, k)).toBe(0);
+      expect(attemptsPerRequestAt(1, k)).toBe(1);
+      expect(hopSuccess(1, k)).toBe(1);
+      // A tiny q keeps its digits: S = (k + 1) q to first order.
+      expect(hopSuccess(1e-300, k) / 1e-300).toBeCloseTo(k + 1, 12);
+    }
   });
 });
