@@ -14,7 +14,7 @@
  * (bench/peers/previousRaiseLoad.ts) where it finishes in reasonable time; where a seed's
  * equilibria are not the peer's, the report says how they differ (µBench-like seed 3: the
  * current search pins a fold at 0.6064 the previous one stepped over). Sizes: `BENCH_CALL_GRAPH_SIZES` (default `1000`; the
- * 10,000-service runs take hours today), peer sizes `BENCH_CALL_GRAPH_PEER` (default µBench at
+ * 10,000-service runs take about a minute (µBench-like) to four (DGG-like) a seed), peer sizes `BENCH_CALL_GRAPH_PEER` (default µBench at
  * 1,000 only: DGG-like takes the previous search ~6 min a seed).
  */
 import { pathToFileURL } from 'node:url';

@@ -53,15 +53,16 @@ const PROBE_FACTOR = 8;
 
 /**
  * Whether the jump just taken from `before` (the state at `theta`) is a fold: from the new state,
- * lowering the load back to `theta` keeps it away from `before` (hysteresis). Restores the new
- * state in `sweep` either way.
+ * lowering the load back to `theta` keeps it away from `before` — `hysteresis` where it settles
+ * there, `unsettled` where it finds no rest (taken as a fold too) — or returns, a `slope`.
+ * Restores the new state in `sweep` either way.
  */
-function isFold(
+function foldCheck(
   sweep: CallSweep,
   theta: number,
   before: Float64Array,
   options: { readonly tolerance?: number; readonly maxIterations?: number },
-): boolean {
+): 'hysteresis' | 'unsettled' | 'slope' {
   const afterS = Float64Array.from(sweep.s);
   const afterRho = Float64Array.from(sweep.rho);
   const afterQ = Float64Array.from(sweep.attemptSuccess);
@@ -73,7 +74,18 @@ function isFold(
   sweep.s.set(afterS);
   sweep.rho.set(afterRho);
   sweep.attemptSuccess.set(afterQ);
-  return !back.converged || distance > JUMP / 2;
+  if (!back.converged) return 'unsettled';
+  return distance > JUMP / 2 ? 'hysteresis' : 'slope';
+}
+
+/** Whether {@link foldCheck} finds a fold. */
+function isFold(
+  sweep: CallSweep,
+  theta: number,
+  before: Float64Array,
+  options: { readonly tolerance?: number; readonly maxIterations?: number },
+): boolean {
+  return foldCheck(sweep, theta, before, options) !== 'slope';
 }
 
 /**
@@ -85,7 +97,7 @@ const KNOWN_SHARE = 1 / 4;
 
 /**
  * A step to `upper` that jumped into the state of attempt successes `q`, and lowering the load
- * back did not return (see {@link raiseLoad}).
+ * back settled away from the old state: hysteresis (see {@link raiseLoad}).
  */
 interface Bracket {
   readonly upper: number;
@@ -323,9 +335,13 @@ export function raiseLoad(
     // A jump into (near) the state a longer step jumped into, not undone then, is that fold.
     const known =
       jump > JUMP && bracket !== undefined && sweep.distanceTo(bracket.q) <= jump * KNOWN_SHARE;
-    const fold = jump > JUMP && theta > 0 && (known || isFold(sweep, theta, savedQ, options));
+    const check =
+      jump > JUMP && theta > 0 && !known ? foldCheck(sweep, theta, savedQ, options) : undefined;
+    const fold = known || (check !== undefined && check !== 'slope');
     if (fold && step > finest()) {
-      bracket = { upper: next, q: Float64Array.from(sweep.attemptSuccess) };
+      // Only a state seen to settle below the fold is known to reach back there.
+      if (known || check === 'hysteresis')
+        bracket = { upper: next, q: Float64Array.from(sweep.attemptSuccess) };
       restore();
       step /= 2;
       continue;
