@@ -75,6 +75,18 @@ export function relaxCalls(
      * leaves is no reason to stop, while once across plain sweeps may cycle around a storm for
      * good.
      */
+    /**
+     * A way out of a slow relaxation, tried once: where the sweeps have not settled after
+     * `after` sweeps but their change is within `below`, `attempt` is called (a Newton solve from
+     * the state reached). It returns the relaxation to report where it found a state, or else the
+     * sweeps it used, with the state it found restored — the sweeps then go on exactly as if it
+     * had not been called (its sweeps are counted in the result, not in `maxIterations`).
+     */
+    readonly handoff?: {
+      readonly after: number;
+      readonly below: number;
+      readonly attempt: () => Relaxation | number;
+    };
     readonly patienceFrom?: {
       readonly attemptSuccess: ArrayLike<number>;
       readonly distance: number;
@@ -117,6 +129,8 @@ export function relaxCalls(
   let largestWithin = 0;
   const anchor = new Float64Array(n);
   const now = new Float64Array(n);
+  // Sweeps a failed handoff used (counted in the result).
+  let handedOff = 0;
   while (iterations < maxIterations) {
     sweep.readState(x);
     residual = sweep.sweep(scale);
@@ -128,7 +142,8 @@ export function relaxCalls(
     let polish = false;
     if (residual <= tolerance) {
       // At the rounding floor the rate is noise: the state is as exact as doubles allow.
-      if (residual <= NOISE_FLOOR) return { converged: true, iterations, residual };
+      if (residual <= NOISE_FLOOR)
+        return { converged: true, iterations: iterations + handedOff, residual };
       // Stagnation at rounding: ten sweeps in a row within the tolerance that, taken together,
       // moved the state by no more than three times the largest single change (and within the
       // tolerance). A slow drift at a rate near 1 adds up over the sweeps and fails this; rounding
@@ -143,7 +158,7 @@ export function relaxCalls(
         sweep.readState(now);
         const moved = largestDifference(now, anchor);
         if (moved <= Math.min(tolerance, 3 * largestWithin))
-          return { converged: true, iterations, residual };
+          return { converged: true, iterations: iterations + handedOff, residual };
         within = 0;
       }
       // The rate is the larger of the last two ratios of changes (one ratio can be lucky), and
@@ -155,7 +170,7 @@ export function relaxCalls(
         rate < 1 &&
         residual / (1 - rate) <= tolerance / 2
       )
-        return { converged: true, iterations, residual };
+        return { converged: true, iterations: iterations + handedOff, residual };
       polish = true;
     } else within = 0;
     if (Number.isNaN(residual)) break;
@@ -208,6 +223,12 @@ export function relaxCalls(
     }
     previousRate = residual / previous;
     previous = residual;
+    const handoff = options.handoff;
+    if (handoff !== undefined && iterations === handoff.after && residual <= handoff.below) {
+      const found = handoff.attempt();
+      if (typeof found === 'number') handedOff += found;
+      else return { ...found, iterations: iterations + handedOff + found.iterations };
+    }
   }
   const swings: Swing[] = [];
   for (let j = 0; j < n; j++) {
@@ -215,7 +236,12 @@ export function relaxCalls(
       swings.push({ service: j, low: low[j] as number, high: high[j] as number });
   }
   swings.sort((a, b) => b.high - b.low - (a.high - a.low));
-  return { converged: false, iterations, residual, swings: swings.slice(0, 3) };
+  return {
+    converged: false,
+    iterations: iterations + handedOff,
+    residual,
+    swings: swings.slice(0, 3),
+  };
 }
 
 /** The largest |a_i − b_i| (NaN counts as infinitely far). */
@@ -227,6 +253,15 @@ function largestDifference(a: Float64Array, b: Float64Array): number {
   }
   return most;
 }
+
+/**
+ * Mixed sweeps that have not settled after this many, their change within
+ * {@link HANDOFF_CHANGE}, hand over to Newton from where they are, once, with at most
+ * {@link HANDOFF_EVALUATIONS} evaluations (see {@link settleCalls}).
+ */
+const HANDOFF_SWEEPS = 150;
+const HANDOFF_CHANGE = 1e-3;
+const HANDOFF_EVALUATIONS = 100;
 
 /** The damped shares tried, in turn, when the plain sweeps cycle. */
 const DAMPING = [0.5, 0.25] as const;
@@ -267,8 +302,11 @@ export interface Settled extends Relaxation {
 }
 
 /**
- * Lets the state in `sweep` settle at `scale`: {@link relaxCalls} with mixed sweeps; where they
- * make no progress for 100 sweeps, Newton from the same start; then plain sweeps from the same
+ * Lets the state in `sweep` settle at `scale`: {@link relaxCalls} with mixed sweeps — where they
+ * have not settled after 150 but change by 1e-3 at most, Newton from where they are (once; a
+ * stable state it finds ends the settle, else they go on: near a fold the mixed sweeps crawl for
+ * a thousand sweeps where Newton finishes in a few dozen); where they make no progress for 100
+ * sweeps, Newton from the same start; then plain sweeps from the same
  * start (for 300); then sweeps damped by ½ and by ¼, each from where the last stopped, within
  * `maxIterations` sweeps in all; where none of them settles, Newton–Krylov on the fixed-point
  * equation from where they stopped ({@link newtonCalls}). The one relaxation every solve and
@@ -288,6 +326,19 @@ export function settleCalls(
     sweep.s.set(startS);
     sweep.rho.set(startRho);
   };
+  // Newton from where slow mixed sweeps have got to: a stable state it finds ends the settle;
+  // else the state is put back and the sweeps go on.
+  const polish = (): Relaxation | number => {
+    const atS = Float64Array.from(sweep.s);
+    const atRho = Float64Array.from(sweep.rho);
+    const atQ = Float64Array.from(sweep.attemptSuccess);
+    const newton = newtonCalls(sweep, scale, { tolerance, maxEvaluations: HANDOFF_EVALUATIONS });
+    if (newton.converged && newton.stable !== false) return newton;
+    sweep.s.set(atS);
+    sweep.rho.set(atRho);
+    sweep.attemptSuccess.set(atQ);
+    return newton.iterations;
+  };
   let iterations = 0;
   let newtonTried = false;
   if (options.newtonFirst === true && options.saturated !== true) {
@@ -304,6 +355,7 @@ export function settleCalls(
     ...options,
     maxIterations: budget,
     patience: PATIENCE,
+    handoff: { after: HANDOFF_SWEEPS, below: HANDOFF_CHANGE, attempt: () => polish() },
   });
   iterations += relaxed.iterations;
   const relaxationStalled = !relaxed.converged;

@@ -10,7 +10,7 @@ import {
 import { raiseLoad } from '../../../src/model/network/callBranch.js';
 import { compileCallPlan } from '../../../src/model/network/callPlan.js';
 import { CallSweep } from '../../../src/model/network/callSweep.js';
-import { settleCalls } from '../../../src/model/network/relaxCalls.js';
+import { relaxCalls, settleCalls } from '../../../src/model/network/relaxCalls.js';
 import { generateMuBench, scaleToBottleneck, toNetworkModel } from '../../../src/spec/index.js';
 import { phiReference } from '../reference.js';
 import { evaluateCalls } from './callGraphReference.js';
@@ -150,5 +150,69 @@ describe('raiseLoad and callEquilibria: the state an idle network reaches', () =
     expect(fixedPointError(network, solution.s)).toBeLessThan(1e-10);
     // The head blocks as an M/M/1/10 queue at its own load: an overloaded chain is limited there.
     expect(solution.s[0] as number).toBeGreaterThan(0.4);
+  }, 60_000);
+});
+
+describe('settleCalls: slow mixed sweeps handed over to Newton', () => {
+  it('generatedCallGraph(39) at its full load: the state the mixed sweeps alone reach after thousands of sweeps, in a few hundred', () => {
+    const { network } = generatedCallGraph(39);
+    const alone = new CallSweep(compileCallPlan(network));
+    const mixed = relaxCalls(alone, 1, { maxIterations: 20_000 });
+    expect(mixed.converged).toBe(true);
+    // The case: the mixed sweeps crawl (3,167 sweeps when this test was written).
+    expect(mixed.iterations).toBeGreaterThan(1000);
+    const sweep = new CallSweep(compileCallPlan(network));
+    const settled = settleCalls(sweep, 1);
+    expect(settled.converged).toBe(true);
+    expect(settled.stable).not.toBe(false);
+    // Newton from where the mixed sweeps were after 150 (174 sweeps in all when written).
+    expect(settled.iterations).toBeLessThan(mixed.iterations / 4);
+    for (let j = 0; j < network.services.length; j++)
+      expect(Math.abs((sweep.s[j] as number) - (alone.s[j] as number))).toBeLessThan(1e-9);
+    expect(fixedPointError(network, Array.from(sweep.s))).toBeLessThan(1e-9);
+  }, 60_000);
+
+  it('a handoff that finds nothing leaves the relaxation exactly as it was, its sweeps counted', () => {
+    const { network } = generatedCallGraph(39);
+    const plain = new CallSweep(compileCallPlan(network));
+    const reference = relaxCalls(plain, 1, { maxIterations: 20_000 });
+    expect(reference.iterations).toBeGreaterThan(3);
+    const sweep = new CallSweep(compileCallPlan(network));
+    let calls = 0;
+    const relaxed = relaxCalls(sweep, 1, {
+      maxIterations: 20_000,
+      handoff: {
+        after: 3,
+        below: Number.POSITIVE_INFINITY,
+        attempt: () => {
+          calls++;
+          // What a failed Newton does: sweeps from elsewhere, the state put back.
+          const s = Float64Array.from(sweep.s);
+          const rho = Float64Array.from(sweep.rho);
+          const q = Float64Array.from(sweep.attemptSuccess);
+          sweep.s.fill(0.5);
+          sweep.sweep(0.9);
+          sweep.s.set(s);
+          sweep.rho.set(rho);
+          sweep.attemptSuccess.set(q);
+          return 7;
+        },
+      },
+    });
+    expect(calls).toBe(1);
+    expect(relaxed.converged).toBe(reference.converged);
+    expect(relaxed.iterations).toBe(reference.iterations + 7);
+    expect(Array.from(sweep.s)).toEqual(Array.from(plain.s));
+  }, 60_000);
+
+  it('a handoff that finds a state ends the relaxation with it', () => {
+    const { network } = generatedCallGraph(39);
+    const sweep = new CallSweep(compileCallPlan(network));
+    const found = { converged: true, iterations: 11, residual: 0 } as const;
+    const relaxed = relaxCalls(sweep, 1, {
+      maxIterations: 20_000,
+      handoff: { after: 5, below: Number.POSITIVE_INFINITY, attempt: () => found },
+    });
+    expect(relaxed).toEqual({ ...found, iterations: 5 + 11 });
   }, 60_000);
 });
