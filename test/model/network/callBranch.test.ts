@@ -216,3 +216,27 @@ describe('settleCalls: slow mixed sweeps handed over to Newton', () => {
     expect(relaxed).toEqual({ ...found, iterations: 5 + 11 });
   }, 60_000);
 });
+
+describe('raiseLoad: crossing a fold where plain sweeps overshoot into a cycle', () => {
+  it('µBench-like 1,000 services, seed 3, rates × (1 + 1e-13): damped sweeps settle the crossing the plain sweeps cycle in', () => {
+    const network = toNetworkModel(
+      generateMuBench({ services: 1000, classes: 2, seed: 3, form: 'calls' }),
+    );
+    const nudged: NetworkModel = {
+      ...network,
+      services: network.services.map((service) => ({
+        ...service,
+        arrivals: service.arrivals.map((rate) => rate * (1 + 1e-13)),
+      })),
+    };
+    const sweep = new CallSweep(compileCallPlan(nudged));
+    const raised = raiseLoad(sweep, 1);
+    expect(raised.settled).toBe(true);
+    // The fold the unperturbed rates tip at (docs/benchmarks.md: 0.6064 of the load).
+    expect(raised.tips).toEqual([2484 / 4096]);
+    // Every quick crossing cycled and the slow ones took 4,000 plain sweeps each: 21,403 sweeps
+    // of the rising load before the damped sweeps (3,527 with them when this test was written).
+    expect(raised.iterations).toBeLessThan(6000);
+    expect(fixedPointError(nudged, Array.from(sweep.s))).toBeLessThan(1e-9);
+  }, 120_000);
+});
