@@ -1,5 +1,5 @@
 import { mm1mMeanSojourn, mm1mSojournTail } from '../queue/mm1mSojourn.js';
-import { type TimedServiceLoad, timedServiceLoad } from '../queue/timedServiceLoad.js';
+import { hopSuccess, type TimedServiceLoad, timedServiceLoad } from '../queue/timedServiceLoad.js';
 import type { CallPlan } from './callPlan.js';
 
 /**
@@ -237,9 +237,9 @@ export class CallSweep {
     this.abandoned[cell] = tau;
     const q = (1 - s) * (1 - tau) * (this.work[cell] as number);
     const k = plan.retryLimit[cell] as number;
-    // S = 1 − (1 − q)^(k+1) and A = S/q through log1p/expm1, so a tiny q keeps its digits
-    // (1 − q would round to 1 and A to 0 instead of k + 1).
-    const success = q >= 1 ? 1 : -Math.expm1((k + 1) * Math.log1p(-q));
+    // S = 1 − (1 − q)^(k+1) and A = S/q (hopSuccess keeps a tiny q's digits: 1 − q would
+    // round to 1 and A to 0 instead of k + 1).
+    const success = hopSuccess(q, k);
     this.attemptSuccess[cell] = q;
     this.callSuccess[cell] = success;
     this.attemptsPerCall[cell] = q > 0 ? success / q : k + 1;

@@ -85,7 +85,7 @@ describe('raiseLoad and callEquilibria: the state an idle network reaches', () =
     }
   });
 
-  it('mubench-338 (113 services): the rising load settles, tipped, near the simulated state', () => {
+  it('mubench-338 (113 services): the rising load settles near the simulated state, a tip only at its jump', () => {
     // The sweeps from idle used to stop after 346 sweeps (residual 1.2e-3) and report the
     // near-idle iterate (low class 0.0000); the simulation has 0.3427 ± 0.0058
     // (docs/validation-calls.csv, seed 2027, 5 runs of 100 s).
@@ -94,7 +94,13 @@ describe('raiseLoad and callEquilibria: the state an idle network reaches', () =
     const raised = raiseLoad(sweep, 1);
     expect(raised.settled).toBe(true);
     expect(raised.reached).toBe(1);
-    expect(raised.tips.length).toBeGreaterThan(0);
+    // The state jumps at 0.7644 of the load into the one it ends in. Whether that jump is listed
+    // as a tip is decided by rounding: the hysteresis there is narrower than the search's
+    // 1/4096 step, so lowering the load by one step lands either side (with every rate ×
+    // (1 + ε), ε = 0, ±1e-13, 2e-13, 1e-12, it was listed four times in five, on two codes
+    // differing only in the last bits of S). Where it is listed, it is that jump.
+    expect(raised.tips.length).toBeLessThanOrEqual(1);
+    for (const tip of raised.tips) expect(Math.abs(tip - 0.7644)).toBeLessThan(2 / 4096);
     const s = Array.from(sweep.s);
     expect(fixedPointError(network, s)).toBeLessThan(1e-9);
     expect(Math.abs(lowRejection(network, s) - 0.3427)).toBeLessThan(0.03);

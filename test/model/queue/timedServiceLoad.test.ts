@@ -172,7 +172,9 @@ describe('attemptsPerRequestAt and hopSuccess: A = Σ_{r≤k} (1 − q)^r and S 
 
   it('agrees with the exact sum to 1e-14 relative, q from 2^-40 to 1 and k up to 60', () => {
     // q from 2^-40 (≈ 9e-13, where 1 − (1 − q)^(k+1) in floating point loses four digits) to 1.
-    for (const a of [1n, 3n, 1n << 20n, 1n << 38n, (1n << 40n) - 1n]) {
+    // Both sides of 1/16, where the power by squarings takes over from log1p/expm1.
+    const powers = [(1n << 36n) - 1n, 1n << 36n, (1n << 36n) + 1n, 1n << 39n, 3n << 38n];
+    for (const a of [1n, 3n, 1n << 20n, 1n << 38n, (1n << 40n) - 1n, ...powers]) {
       const q = Number(a) / 2 ** 40;
       for (const k of [0, 1, 2, 5, 10, 32, 33, 60]) {
         const want = exact(a, k);
