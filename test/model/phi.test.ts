@@ -117,6 +117,30 @@ describe('mm1m blocking P_m(ρ)', () => {
     }
   });
 
+  it('has no step at 15/16 and 17/16, where the powers hand over to the logs', () => {
+    // Neighbouring doubles either side of each switch differ by the law's own slope and a few
+    // ulps of rounding (either formula's), not by a jump between formulas; 1e-9 apart either side
+    // of it the law rises.
+    const ulp = (x: number) => x * Number.EPSILON;
+    for (const edge of [15 / 16, 17 / 16]) {
+      const points = [edge - 2 * ulp(edge), edge - ulp(edge), edge, edge + ulp(edge)];
+      for (const m of [...Array.from({ length: 300 }, (_, i) => i + 1), 1000, 65_536, 1_000_000]) {
+        const where = JSON.stringify({ edge, m });
+        for (let i = 1; i < points.length; i++) {
+          const lo = mm1mBlocking(points[i - 1] as number, m);
+          const hi = mm1mBlocking(points[i] as number, m);
+          // (Where P underflows, as at m = 65,536 below saturation, both are 0 or subnormal.)
+          expect(Math.abs(hi - lo), where).toBeLessThanOrEqual(
+            (m + 20) * 2 * Number.EPSILON * hi + 1e-300,
+          );
+        }
+        const below = mm1mBlocking(edge - 1e-9, m);
+        const above = mm1mBlocking(edge + 1e-9, m);
+        if (below > 0) expect(below, where).toBeLessThan(above);
+      }
+    }
+  });
+
   it('is non-decreasing in ρ', () => {
     fc.assert(
       fc.property(rhoAnyScale, rhoAnyScale, fc.integer({ min: 1, max: 1_000_000 }), (a, b, m) => {

@@ -1,5 +1,5 @@
+import { mm1mBlocking } from '../phi/mm1m.js';
 import type { ModelName } from '../phi/Phi.js';
-import { mm1mBlockingByPowers } from './mm1mBlockingByPowers.js';
 
 /**
  * One service's attempt-rejection fixed point s = φ(ρ(s)), solved from a guess: the inner solve
@@ -72,7 +72,7 @@ export function loadPolynomial(
 /**
  * h(s) = s − φ(ρ(s)) for the polynomial ρ of {@link loadPolynomial} and the law `law`
  * ({@link PHI_LAW_CODE}) of a service with system capacity `queue`: the laws of `phiFor`, with
- * the M/M/1/m blocking by integer powers ({@link mm1mBlockingByPowers}, to 1e-13 relative).
+ * the M/M/1/m blocking of {@link mm1mBlocking} (integer powers away from saturation).
  */
 export function rejectionResidual(
   law: number,
@@ -85,7 +85,7 @@ export function rejectionResidual(
   for (let j = degree - 1; j >= 0; j--) rho = rho * s + (coefficients[j] as number);
   let phi: number;
   if (law === 0) phi = rho <= 1 ? 0 : 1 - 1 / rho;
-  else if (law === 1 || rho <= 1) phi = mm1mBlockingByPowers(rho, queue);
+  else if (law === 1 || rho <= 1) phi = mm1mBlocking(rho, queue);
   else phi = Math.max(1 - 1 / rho, 1 / (queue + 1));
   return s - phi;
 }
