@@ -1,5 +1,10 @@
 import { mm1mMeanSojourn, mm1mSojournTail } from '../queue/mm1mSojourn.js';
-import { hopSuccess, type TimedServiceLoad, timedServiceLoad } from '../queue/timedServiceLoad.js';
+import {
+  hopSuccess,
+  type TimedServiceLoad,
+  timedLoadResidual,
+  timedServiceLoad,
+} from '../queue/timedServiceLoad.js';
 import type { CallPlan } from './callPlan.js';
 
 /**
@@ -58,6 +63,8 @@ export class CallSweep {
   /** The service whose local load is being solved, and its residual h(ρ) (made once: no closure per solve). */
 
   private readonly localView: { -readonly [K in keyof TimedServiceLoad]: TimedServiceLoad[K] };
+  /** h(ρ) of {@link localView}, made once. */
+  private readonly localResidual: (rho: number) => number;
 
   constructor(plan: CallPlan) {
     this.plan = plan;
@@ -88,6 +95,7 @@ export class CallSweep {
       work: this.work,
       callsTime: this.callsTime,
     };
+    this.localResidual = timedLoadResidual(this.localView);
     plan.timeout.forEach((x, cell) => {
       if (x > 0) this.timedService[Math.floor(cell / plan.classCount)] = 1;
     });
@@ -267,7 +275,7 @@ export class CallSweep {
     view.queue = this.plan.queue[j] as number;
     view.phi = this.plan.phi[j] as (r: number) => number;
     view.offset = j * this.plan.classCount;
-    return timedServiceLoad(view, start);
+    return timedServiceLoad(view, start, this.localResidual);
   }
 
   /** W at cell: the probability that every call of an accepted attempt succeeds. */

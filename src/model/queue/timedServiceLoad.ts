@@ -109,19 +109,13 @@ export function timedOfferedLoad(service: TimedServiceLoad, rho: number): number
 }
 
 /**
- * h(ρ) = T(ρ) − ρ of each service object, made once per object: a solver that keeps one object
- * and moves it from service to service (as the call-graph sweep does) makes one closure in all,
- * not one per solve (a closure per solve cost the sweeps a third of their time under tsx).
+ * h(ρ) = T(ρ) − ρ of a service object, to make once and hand to {@link timedServiceLoad} with
+ * every solve: a solver that keeps one object and moves it from service to service (as the
+ * call-graph sweep does) makes one closure in all, not one per solve (a closure per solve cost
+ * the sweeps a third of their time under tsx; looking it up per solve, a sixteenth).
  */
-const residuals = new WeakMap<TimedServiceLoad, (rho: number) => number>();
-
-function residualOf(service: TimedServiceLoad): (rho: number) => number {
-  let h = residuals.get(service);
-  if (h === undefined) {
-    h = (rho: number) => timedOfferedLoad(service, rho) - rho;
-    residuals.set(service, h);
-  }
-  return h;
+export function timedLoadResidual(service: TimedServiceLoad): (rho: number) => number {
+  return (rho: number) => timedOfferedLoad(service, rho) - rho;
 }
 
 /**
@@ -147,7 +141,11 @@ function residualOf(service: TimedServiceLoad): (rho: number) => number {
  * timedServiceLoad(service, Infinity); // 3.0: the storm, every request making all 6 attempts
  * ```
  */
-export function timedServiceLoad(service: TimedServiceLoad, start: number): number {
+export function timedServiceLoad(
+  service: TimedServiceLoad,
+  start: number,
+  h: (rho: number) => number = timedLoadResidual(service),
+): number {
   const { capacity: mu, classCount, offset, arrivals, retryLimits } = service;
   let most = 0;
   for (let p = 0; p < classCount; p++) {
@@ -155,7 +153,6 @@ export function timedServiceLoad(service: TimedServiceLoad, start: number): numb
     most += ((arrivals[k] as number) * ((retryLimits[k] as number) + 1)) / mu;
   }
   if (most <= 0) return 0;
-  const h = residualOf(service);
   // h(0) > 0 and h(most) ≤ 0 (A ≤ k + 1): a root lies in [0, most].
   const x0 = Math.min(Math.max(start, 0), most);
   const h0 = h(x0);
