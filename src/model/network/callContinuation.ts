@@ -17,6 +17,8 @@ export interface BranchFollowing {
 const LIGHT_SHARES = [0.02, 0.04] as const;
 /** The heavy loads tried for the storm branch: these multiples of the requested scale. */
 const HEAVY_MULTIPLES = [4, 16, 64] as const;
+/** Most sweeps of each settle that finds a starting point. */
+const START_SWEEPS = 600;
 
 /**
  * Follows a branch of call-graph fixed points up (or down) to every external rate × `scale`, by
@@ -34,6 +36,11 @@ export function followCallBranch(
   options: {
     readonly tolerance: number;
     readonly from?: 'idle' | 'saturated';
+    /**
+     * Most sweeps asked for in all, the settles of the starting points included (each is given
+     * what is left; `settleCalls` may go past its share by its last Newton stage). @default
+     * unbounded
+     */
     readonly maxEvaluations?: number;
   },
 ): BranchFollowing {
@@ -41,10 +48,14 @@ export function followCallBranch(
   const from = options.from ?? 'idle';
   let evaluations = 0;
   const starts: { x: Float64Array; theta: number }[] = [];
+  // The budget covers the settles that find the two starting points too.
+  const budget = options.maxEvaluations ?? Number.POSITIVE_INFINITY;
   const settle = (theta: number, saturated: boolean): boolean => {
+    const allowed = Math.min(START_SWEEPS, budget - evaluations);
+    if (!(allowed >= 1)) return false;
     const relaxed = settleCalls(sweep, theta, {
       tolerance: options.tolerance,
-      maxIterations: 600,
+      maxIterations: allowed,
       saturated,
     });
     evaluations += relaxed.iterations;
@@ -84,7 +95,7 @@ export function followCallBranch(
     {
       tolerance: options.tolerance,
       end: scale,
-      maxEvaluations: options.maxEvaluations,
+      maxEvaluations: Number.isFinite(budget) ? Math.max(1, budget - evaluations) : undefined,
       project: (v) => {
         for (let i = 0; i < n; i++)
           if (!timed[i]) v[i] = Math.min(Math.max(v[i] as number, 0), 1 - Number.EPSILON);

@@ -35,8 +35,8 @@ export interface CallSolveOptions {
   /** Every external arrival rate × this (continuation in the load). @default 1 */
   readonly scale?: number;
   /**
-   * Most residual evaluations the continuation may use where the sweeps find no rest.
-   * @default 20000
+   * Most residual evaluations the continuation may use where the sweeps find no rest, the
+   * settles that find its starting points included. @default 20000 (continuation)
    */
   readonly maxEvaluations?: number;
   /**
@@ -128,7 +128,10 @@ export function solveCalls(network: NetworkModel, options: CallSolveOptions = {}
       stable: false,
     });
   }
-  return callSolution(sweep, scale, relaxed);
+  return callSolution(sweep, scale, {
+    ...relaxed,
+    iterations: iterations + followed.evaluations,
+  });
 }
 
 /** Sets the sweep's starting ρ from the options (idle unless told otherwise). */

@@ -8,6 +8,7 @@ import {
   solveCalls,
 } from '../../../src/model/index.js';
 import { raiseLoad } from '../../../src/model/network/callBranch.js';
+import { followCallBranch } from '../../../src/model/network/callContinuation.js';
 import { compileCallPlan } from '../../../src/model/network/callPlan.js';
 import { CallSweep } from '../../../src/model/network/callSweep.js';
 import { relaxCalls, settleCalls } from '../../../src/model/network/relaxCalls.js';
@@ -245,4 +246,25 @@ describe('raiseLoad: crossing a fold where plain sweeps overshoot into a cycle',
     expect(raised.iterations).toBeLessThan(6000);
     expect(fixedPointError(nudged, Array.from(sweep.s))).toBeLessThan(1e-9);
   }, 120_000);
+});
+
+describe('followCallBranch: its budget covers the settles of its starting points', () => {
+  it('µBench-like 1,000 services, seed 8, from saturation with 300 sweeps: stops within them', () => {
+    const network = toNetworkModel(
+      generateMuBench({ services: 1000, classes: 2, seed: 8, form: 'calls' }),
+    );
+    const sweep = new CallSweep(compileCallPlan(network));
+    const followed = followCallBranch(sweep, 1, {
+      tolerance: 1e-12,
+      from: 'saturated',
+      maxEvaluations: 300,
+    });
+    // Its storm is not found within 300 sweeps. The settles at 4, 16 and 64 times the load used
+    // to take up to 600 sweeps each on top of the budget; now each gets what is left of it, and
+    // only the one that spends it may go past, by its last Newton stage (settleCalls: at least
+    // 400 evaluations and 200 sweeps of stability check). Every sweep is counted.
+    expect(followed.reached).toBe(false);
+    expect(followed.evaluations).toBe(sweep.sweeps);
+    expect(followed.evaluations).toBeLessThanOrEqual(300 + 400 + 200);
+  }, 60_000);
 });
