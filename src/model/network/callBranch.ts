@@ -62,13 +62,14 @@ const PROBE_FACTOR = 8;
  * Whether the jump just taken from `before` (the state at `theta`) is a fold: from the new state,
  * lowering the load back to `theta` keeps it away from `before` — `hysteresis` where it settles
  * there, `unsettled` where it finds no rest (taken as a fold too) — or returns, a `slope`.
- * Restores the new state in `sweep` either way.
+ * Restores the new state in `sweep` either way; `used` is told the sweeps the check made.
  */
 function foldCheck(
   sweep: CallSweep,
   theta: number,
   before: Float64Array,
   options: { readonly tolerance?: number; readonly maxIterations?: number },
+  used: (sweeps: number) => void,
 ): 'hysteresis' | 'unsettled' | 'slope' {
   const afterS = Float64Array.from(sweep.s);
   const afterRho = Float64Array.from(sweep.rho);
@@ -77,6 +78,7 @@ function foldCheck(
   // state, and Newton first would find the nearest state instead (the new branch's, which the
   // hysteresis keeps alive at theta too).
   const back = settleCalls(sweep, theta, options);
+  used(back.iterations);
   const distance = sweep.distanceTo(before);
   sweep.s.set(afterS);
   sweep.rho.set(afterRho);
@@ -196,6 +198,10 @@ export function raiseLoad(
     }
     stalled = settled.relaxationStalled;
     lastTaken = settled.iterations;
+  };
+  // The fold checks' sweeps count too.
+  const count = (sweeps: number) => {
+    iterations += sweeps;
   };
   const restore = () => {
     sweep.s.set(savedS);
@@ -320,7 +326,7 @@ export function raiseLoad(
         tips.length === 0 &&
         theta > 0 &&
         sweep.distanceTo(savedQ) > JUMP &&
-        foldCheck(sweep, theta, savedQ, options) !== 'slope'
+        foldCheck(sweep, theta, savedQ, options, count) !== 'slope'
       )
         tips.push(theta);
       if (pastSettled !== undefined) taken(pastSettled, {});
@@ -350,7 +356,9 @@ export function raiseLoad(
     const known =
       jump > JUMP && bracket !== undefined && sweep.distanceTo(bracket.q) <= jump * KNOWN_SHARE;
     const check =
-      jump > JUMP && theta > 0 && !known ? foldCheck(sweep, theta, savedQ, options) : undefined;
+      jump > JUMP && theta > 0 && !known
+        ? foldCheck(sweep, theta, savedQ, options, count)
+        : undefined;
     const fold = known || (check !== undefined && check !== 'slope');
     if (fold && step > finest()) {
       // Only a state seen to settle below the fold is known to reach back there.
