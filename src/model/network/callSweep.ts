@@ -3,7 +3,7 @@ import {
   hopSuccess,
   type TimedServiceLoad,
   timedLoadResidual,
-  timedServiceLoad,
+  timedServiceLoadBy,
 } from '../queue/timedServiceLoad.js';
 import type { CallPlan } from './callPlan.js';
 
@@ -275,7 +275,7 @@ export class CallSweep {
     view.queue = this.plan.queue[j] as number;
     view.phi = this.plan.phi[j] as (r: number) => number;
     view.offset = j * this.plan.classCount;
-    return timedServiceLoad(view, start, this.localResidual);
+    return timedServiceLoadBy(view, start, this.localResidual);
   }
 
   /** W at cell: the probability that every call of an accepted attempt succeeds. */

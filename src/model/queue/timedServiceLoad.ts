@@ -109,7 +109,7 @@ export function timedOfferedLoad(service: TimedServiceLoad, rho: number): number
 }
 
 /**
- * h(ρ) = T(ρ) − ρ of a service object, to make once and hand to {@link timedServiceLoad} with
+ * h(ρ) = T(ρ) − ρ of a service object, to make once and hand to {@link timedServiceLoadBy} with
  * every solve: a solver that keeps one object and moves it from service to service (as the
  * call-graph sweep does) makes one closure in all, not one per solve (a closure per solve cost
  * the sweeps a third of their time under tsx; looking it up per solve, a sixteenth).
@@ -141,10 +141,18 @@ export function timedLoadResidual(service: TimedServiceLoad): (rho: number) => n
  * timedServiceLoad(service, Infinity); // 3.0: the storm, every request making all 6 attempts
  * ```
  */
-export function timedServiceLoad(
+export function timedServiceLoad(service: TimedServiceLoad, start: number): number {
+  return timedServiceLoadBy(service, start, timedLoadResidual(service));
+}
+
+/**
+ * {@link timedServiceLoad} with the service's h(ρ) made by the caller once
+ * ({@link timedLoadResidual}), for a solver that solves one moving view again and again.
+ */
+export function timedServiceLoadBy(
   service: TimedServiceLoad,
   start: number,
-  h: (rho: number) => number = timedLoadResidual(service),
+  h: (rho: number) => number,
 ): number {
   const { capacity: mu, classCount, offset, arrivals, retryLimits } = service;
   let most = 0;
