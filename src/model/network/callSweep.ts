@@ -60,10 +60,9 @@ export class CallSweep {
   progress: { readonly every: number; readonly report: (sweeps: number) => void } | undefined;
   /** Scratch: a service's τ per class before its local solve. */
   private readonly oldTau: Float64Array;
-  /** The service whose local load is being solved, and its residual h(ρ) (made once: no closure per solve). */
-
+  /** The service whose local load is being solved (moved from service to service). */
   private readonly localView: { -readonly [K in keyof TimedServiceLoad]: TimedServiceLoad[K] };
-  /** h(ρ) of {@link localView}, made once. */
+  /** h(ρ) of {@link localView}, made once: no closure or look-up per solve. */
   private readonly localResidual: (rho: number) => number;
 
   constructor(plan: CallPlan) {

@@ -75,6 +75,10 @@ export function relaxCalls(
      * leaves is no reason to stop, while once across plain sweeps may cycle around a storm for
      * good.
      */
+    readonly patienceFrom?: {
+      readonly attemptSuccess: ArrayLike<number>;
+      readonly distance: number;
+    };
     /**
      * A way out of a slow relaxation, tried once: where the sweeps have not settled after
      * `after` sweeps but their change is within `below`, `attempt` is called (a Newton solve from
@@ -86,10 +90,6 @@ export function relaxCalls(
       readonly after: number;
       readonly below: number;
       readonly attempt: () => Relaxation | number;
-    };
-    readonly patienceFrom?: {
-      readonly attemptSuccess: ArrayLike<number>;
-      readonly distance: number;
     };
   } = {},
 ): Relaxation {

@@ -2,7 +2,7 @@ import type { Phi } from './Phi.js';
 
 /**
  * From this distance |ρ − 1| on, {@link mm1mBlocking} takes ρ^m by binary powering: 1 − ρ and
- * 1 − ρ^(m+1) are then at least 1/16 and 1/8 from cancelling.
+ * 1 − ρ^(m+1) (1 − r^(m+1) above saturation, r = 1/ρ) are then at least 1/16 and 1/9.
  */
 export const POWERS_FROM = 1 / 16;
 
