@@ -11,7 +11,12 @@ import { raiseLoad } from '../../../src/model/network/callBranch.js';
 import { followCallBranch } from '../../../src/model/network/callContinuation.js';
 import { compileCallPlan } from '../../../src/model/network/callPlan.js';
 import { CallSweep } from '../../../src/model/network/callSweep.js';
-import { relaxCalls, settleCalls } from '../../../src/model/network/relaxCalls.js';
+import {
+  newtonCalls,
+  newtonOnward,
+  relaxCalls,
+  settleCalls,
+} from '../../../src/model/network/relaxCalls.js';
 import { generateMuBench, scaleToBottleneck, toNetworkModel } from '../../../src/spec/index.js';
 import { phiReference } from '../reference.js';
 import { evaluateCalls } from './callGraphReference.js';
@@ -221,6 +226,45 @@ describe('settleCalls: slow mixed sweeps handed over to Newton', () => {
       handoff: { after: 5, below: Number.POSITIVE_INFINITY, attempt: () => found },
     });
     expect(relaxed).toEqual({ ...found, iterations: 5 + 11 });
+  }, 60_000);
+});
+
+describe('newtonOnward: a Newton stage cut short near a state goes on', () => {
+  /** generatedCallGraph(39) at its full load, after 50 mixed sweeps from idle. */
+  function started(): { network: NetworkModel; sweep: CallSweep } {
+    const { network } = generatedCallGraph(39);
+    const sweep = new CallSweep(compileCallPlan(network));
+    relaxCalls(sweep, 1, { maxIterations: 50 });
+    return { network, sweep };
+  }
+
+  it('ended within 1e-4 of a fixed point: goes on from there and finds the state', () => {
+    const { network, sweep: reference } = started();
+    const settled = settleCalls(reference, 1);
+    expect(settled.converged).toBe(true);
+    // 15 evaluations leave Newton near the state, unconverged (|F| = 3.9e-5 when written).
+    const cut = newtonCalls(started().sweep, 1, { tolerance: 1e-12, maxEvaluations: 15 });
+    expect(cut.converged).toBe(false);
+    expect(cut.residual).toBeLessThanOrEqual(1e-4);
+    const { sweep } = started();
+    const onward = newtonOnward(sweep, 1, { tolerance: 1e-12, maxEvaluations: 15 });
+    expect(onward.converged).toBe(true);
+    expect(onward.stable).toBe(true);
+    expect(onward.iterations).toBeGreaterThan(15);
+    for (let j = 0; j < network.services.length; j++)
+      expect(Math.abs((sweep.s[j] as number) - (reference.s[j] as number))).toBeLessThan(1e-9);
+    expect(fixedPointError(network, Array.from(sweep.s))).toBeLessThan(1e-9);
+  }, 60_000);
+
+  it('ended further away: exactly the one Newton stage, nothing more', () => {
+    const a = started().sweep;
+    const cut = newtonCalls(a, 1, { tolerance: 1e-12, maxEvaluations: 10 });
+    expect(cut.converged).toBe(false);
+    expect(cut.residual).toBeGreaterThan(1e-4);
+    const b = started().sweep;
+    const onward = newtonOnward(b, 1, { tolerance: 1e-12, maxEvaluations: 10 });
+    expect(onward).toEqual(cut);
+    expect(Array.from(b.s)).toEqual(Array.from(a.s));
   }, 60_000);
 });
 
