@@ -62,7 +62,8 @@ const PROBE_FACTOR = 8;
  * Whether the jump just taken from `before` (the state at `theta`) is a fold: from the new state,
  * lowering the load back to `theta` keeps it away from `before` — `hysteresis` where it settles
  * there, `unsettled` where it finds no rest (taken as a fold too) — or returns, a `slope`.
- * Restores the new state in `sweep` either way; `used` is told the sweeps the check made.
+ * Restores the new state in `sweep` either way; `used` is told the sweeps the check made, and
+ * `lowered` gets the attempt successes where the lowered load ended.
  */
 function foldCheck(
   sweep: CallSweep,
@@ -70,6 +71,7 @@ function foldCheck(
   before: Float64Array,
   options: { readonly tolerance?: number; readonly maxIterations?: number },
   used: (sweeps: number) => void,
+  lowered: Float64Array,
 ): 'hysteresis' | 'unsettled' | 'slope' {
   const afterS = Float64Array.from(sweep.s);
   const afterRho = Float64Array.from(sweep.rho);
@@ -80,6 +82,7 @@ function foldCheck(
   const back = settleCalls(sweep, theta, options);
   used(back.iterations);
   const distance = sweep.distanceTo(before);
+  lowered.set(sweep.attemptSuccess);
   sweep.s.set(afterS);
   sweep.rho.set(afterRho);
   sweep.attemptSuccess.set(afterQ);
@@ -96,11 +99,13 @@ const KNOWN_SHARE = 1 / 4;
 
 /**
  * A step to `upper` that jumped into the state of attempt successes `q`, and lowering the load
- * back settled away from the old state: hysteresis (see {@link raiseLoad}).
+ * back settled away from the old state, in the state `lowered`: hysteresis (see
+ * {@link raiseLoad}).
  */
 interface Bracket {
   readonly upper: number;
   readonly q: Float64Array;
+  readonly lowered: Float64Array;
 }
 
 /** What {@link raiseLoad} found. */
@@ -169,6 +174,8 @@ export function raiseLoad(
   const savedS = new Float64Array(n);
   const savedRho = new Float64Array(n);
   const savedQ = new Float64Array(sweep.attemptSuccess.length);
+  // Where the last fold check's lowered load settled.
+  const lowered = new Float64Array(sweep.attemptSuccess.length);
   sweep.s.fill(0);
   sweep.rho.fill(0);
   let theta = 0;
@@ -326,7 +333,7 @@ export function raiseLoad(
         tips.length === 0 &&
         theta > 0 &&
         sweep.distanceTo(savedQ) > JUMP &&
-        foldCheck(sweep, theta, savedQ, options, count) !== 'slope'
+        foldCheck(sweep, theta, savedQ, options, count, lowered) !== 'slope'
       )
         tips.push(theta);
       if (pastSettled !== undefined) taken(pastSettled, {});
@@ -352,18 +359,28 @@ export function raiseLoad(
       step /= 2;
       continue;
     }
-    // A jump into (near) the state a longer step jumped into, not undone then, is that fold.
+    // A jump into (near) the state a longer step jumped into, not undone then, or (near) the
+    // state lowering the load from there settled in, is that fold: the branch it jumped into
+    // reaches back below theta. (The halved steps jump into states between those two: the
+    // 1,000-service DGG-like seed 6 checked one fold at the same load six times.)
     const known =
-      jump > JUMP && bracket !== undefined && sweep.distanceTo(bracket.q) <= jump * KNOWN_SHARE;
+      jump > JUMP &&
+      bracket !== undefined &&
+      Math.min(sweep.distanceTo(bracket.q), sweep.distanceTo(bracket.lowered)) <=
+        jump * KNOWN_SHARE;
     const check =
       jump > JUMP && theta > 0 && !known
-        ? foldCheck(sweep, theta, savedQ, options, count)
+        ? foldCheck(sweep, theta, savedQ, options, count, lowered)
         : undefined;
     const fold = known || (check !== undefined && check !== 'slope');
     if (fold && step > finest()) {
       // Only a state seen to settle below the fold is known to reach back there.
       if (known || check === 'hysteresis')
-        bracket = { upper: next, q: Float64Array.from(sweep.attemptSuccess) };
+        bracket = {
+          upper: next,
+          q: Float64Array.from(sweep.attemptSuccess),
+          lowered: known && bracket !== undefined ? bracket.lowered : Float64Array.from(lowered),
+        };
       restore();
       step /= 2;
       continue;
