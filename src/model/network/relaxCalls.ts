@@ -427,6 +427,12 @@ export function settleCalls(
  * least, from where the relaxations stopped).
  */
 const NEWTON_EVALUATIONS = 200;
+/** How far a Newton stage solves (the largest |F|) and the residual evaluations it may use. */
+export interface NewtonStage {
+  readonly tolerance: number;
+  readonly maxEvaluations: number;
+}
+
 /**
  * A Newton stage from the start that ends this close to a fixed point (the largest |F|) was
  * converging, not lost: it goes on from where it got to (see {@link newtonOnward}).
@@ -442,11 +448,7 @@ const NEWTON_NEAR = 1e-4;
  * plain and damped sweeps that followed took ~800 sweeps before Newton, run again, finished:
  * with this, 18,709 → 13,412 sweeps for the whole rising load.
  */
-export function newtonOnward(
-  sweep: CallSweep,
-  scale: number,
-  options: { readonly tolerance: number; readonly maxEvaluations: number },
-): Relaxation {
+export function newtonOnward(sweep: CallSweep, scale: number, options: NewtonStage): Relaxation {
   const first = newtonCalls(sweep, scale, options);
   if (first.converged || !(first.residual <= NEWTON_NEAR)) return first;
   const more = newtonCalls(sweep, scale, options);
@@ -471,11 +473,7 @@ const STABILITY_DISTANCE = 1e-6;
  * gradual relaxation stays in — otherwise it is reported with `stable: false`. Leaves the
  * solution (or, when Newton fails, the best point it found) in `sweep`.
  */
-export function newtonCalls(
-  sweep: CallSweep,
-  scale: number,
-  options: { readonly tolerance: number; readonly maxEvaluations: number },
-): Relaxation {
+export function newtonCalls(sweep: CallSweep, scale: number, options: NewtonStage): Relaxation {
   const n = sweep.plan.serviceCount;
   const timed = sweep.timedService;
   const x = new Float64Array(n);
