@@ -1,3 +1,4 @@
+import { integerPower } from '../numeric/integerPower.js';
 import type { Phi } from './Phi.js';
 
 /**
@@ -40,17 +41,6 @@ export function mm1mBlocking(rho: number, m: number): number {
 
 /** The largest m whose power is taken by squarings (its bits fit a 32-bit shift). */
 const MOST_SQUARED = 2 ** 30;
-
-/** x^k for an integer 0 ≤ k ≤ 2^30 by binary powering (⌊log₂ k⌋ squarings). */
-function integerPower(x: number, k: number): number {
-  let result = 1;
-  let base = x;
-  for (let e = k; e > 0; e >>= 1) {
-    if ((e & 1) === 1) result *= base;
-    base *= base;
-  }
-  return result;
-}
 
 /** The stationary law of the M/M/1/m queue at offered load ρ: P(L) ∝ ρ^L, L = 0 … m. */
 export function mm1mQueueLaw(rho: number, m: number): Float64Array {

@@ -1,4 +1,5 @@
 import { illinoisRoot } from '../numeric/illinois.js';
+import { integerPower } from '../numeric/integerPower.js';
 import { mm1mSojournTail } from './mm1mSojourn.js';
 
 /** Relative tolerance of a timed service's own offered load (its local root). */
@@ -71,15 +72,7 @@ const POWERS_FROM = 1 / 16;
  */
 export function hopSuccess(q: number, retryLimit: number): number {
   if (q >= 1) return 1;
-  if (q >= POWERS_FROM) {
-    let power = 1;
-    let base = 1 - q;
-    for (let e = retryLimit + 1; e > 0; e >>= 1) {
-      if ((e & 1) === 1) power *= base;
-      base *= base;
-    }
-    return 1 - power;
-  }
+  if (q >= POWERS_FROM) return 1 - integerPower(1 - q, retryLimit + 1);
   return -Math.expm1((retryLimit + 1) * Math.log1p(-q));
 }
 
