@@ -20,9 +20,11 @@ import { toNetworkSimulationOptions } from '../src/experiments/simulation/networ
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import type { LoadSchedule } from '../src/model/network/LoadSchedule.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
-import { orbitEquilibria } from '../src/model/network/orbitLaw.js';
+import { type OrbitServiceState, orbitEquilibria } from '../src/model/network/orbitLaw.js';
 import { type EscapeRatePoint, rampEscape } from '../src/model/network/rampEscape.js';
 import { sweepEquilibria } from '../src/model/network/sweepEquilibria.js';
+import { windowReading } from '../src/model/network/windowReading.js';
+import { windowAverageVariance } from '../src/model/numeric/birthDeathFluctuation.js';
 import { seededRandom } from '../src/model/random.js';
 import { loadNetworkFile, parseNetwork, toNetworkModel } from '../src/spec/index.js';
 import type { NetworkSpec } from '../src/spec/schema.js';
@@ -42,7 +44,7 @@ const TOP = 1.25;
 const GRID = 8;
 const BISECTIONS = 4;
 /** Loads at which the orbit law's escape times are read for the ramp's prediction. */
-const ESCAPE_POINTS = 24;
+const ESCAPE_POINTS = 60;
 
 const started = performance.now();
 const elapsed = () => ((performance.now() - started) / 1000).toFixed(1);
@@ -93,38 +95,47 @@ function orbitStates(network: NetworkModel, rate: number): number[] {
 /**
  * The orbit law's escape rates along the load: per load, the healthy state's (0 where the law has
  * no storm, ∞ where its lowest state is one) and the storm's (0 where it has no healthy state, ∞
- * where its highest state is not a storm), from its mean escape times.
+ * where its highest state is not a storm), from its mean escape times. And the rates at which the
+ * ramp's reading leaves each: its lowest state's (highest's) escape rate where the law has two,
+ * plus the rate at which a window of the high class reads above (at or below) STORM_ABOVE in it,
+ * from the window's request count and the state's give-up rate averaged over it
+ * (`windowReading`).
  */
 function escapeRates(network: NetworkModel, loads: readonly number[]) {
   const mm1m = asMm1m(network);
   const high = network.classes.findIndex((c) => c.name === 'high');
   const healthy: EscapeRatePoint[] = [];
   const storm: EscapeRatePoint[] = [];
+  const healthyRead: EscapeRatePoint[] = [];
+  const stormRead: EscapeRatePoint[] = [];
   for (const load of loads) {
-    const found = orbitEquilibria(atRate(mm1m, load)).equilibria;
+    const scaled = atRate(mm1m, load);
+    const found = orbitEquilibria(scaled).equilibria;
     const lowest = found[0]?.services[0];
     const highest = found.at(-1)?.services[0];
     const stormy = (state: { readonly rejection: readonly number[] } | undefined) =>
       (state?.rejection[high] ?? 0) > STORM_ABOVE;
     const two = found.length > 1;
-    healthy.push({
-      load,
-      rate: stormy(lowest)
-        ? Number.POSITIVE_INFINITY
-        : two
-          ? 1 / (lowest?.escapeTime ?? Number.POSITIVE_INFINITY)
-          : 0,
-    });
-    storm.push({
-      load,
-      rate: !stormy(highest)
-        ? Number.POSITIVE_INFINITY
-        : two
-          ? 1 / (highest?.escapeTime ?? Number.POSITIVE_INFINITY)
-          : 0,
-    });
+    const escapeRate = (state: OrbitServiceState | undefined) =>
+      two ? 1 / (state?.escapeTime ?? Number.POSITIVE_INFINITY) : 0;
+    healthy.push({ load, rate: stormy(lowest) ? Number.POSITIVE_INFINITY : escapeRate(lowest) });
+    storm.push({ load, rate: !stormy(highest) ? Number.POSITIVE_INFINITY : escapeRate(highest) });
+    const arrivals = scaled.services[0]?.arrivals[high] ?? 0;
+    const reading = (state: OrbitServiceState | undefined) => {
+      const scatter = state?.failedShares[high];
+      return windowReading({
+        requests: arrivals * WINDOW,
+        rejection: state?.rejection[high] ?? 0,
+        shareVariance: scatter === undefined ? 0 : windowAverageVariance(scatter, WINDOW),
+        threshold: STORM_ABOVE,
+      });
+    };
+    // A window's chance q to read so is a rate −ln(1 − q) / W.
+    const perWindow = (q: number) => -Math.log1p(-Math.min(q, 1)) / WINDOW;
+    healthyRead.push({ load, rate: escapeRate(lowest) + perWindow(reading(lowest).above) });
+    stormRead.push({ load, rate: escapeRate(highest) + perWindow(reading(highest).atOrBelow) });
   }
-  return { healthy, storm };
+  return { healthy, storm, healthyRead, stormRead };
 }
 
 /**
@@ -214,6 +225,14 @@ async function cases(): Promise<Case[]> {
   return found;
 }
 
+/** Where a ramp leaves a state: the mean load up and down, and the share of runs that do. */
+interface RampLeft {
+  readonly tipping: number;
+  readonly tipped: number;
+  readonly recovery: number;
+  readonly recovered: number;
+}
+
 interface Row {
   readonly name: string;
   readonly summary: string;
@@ -224,12 +243,9 @@ interface Row {
     readonly evaluations: number;
   };
   /** The orbit law's escape times integrated along this ramp: mean load left, share left. */
-  readonly ramp: {
-    readonly tipping: number;
-    readonly tipped: number;
-    readonly recovery: number;
-    readonly recovered: number;
-  };
+  readonly ramp: RampLeft;
+  /** The same with each state also left when a window reads the other side of STORM_ABOVE. */
+  readonly read: RampLeft;
   readonly tipped: MeanWithCi95;
   readonly recovered: MeanWithCi95;
   readonly tippedRuns: number;
@@ -266,8 +282,13 @@ function measure(item: Case): Row {
   const rates = escapeRates(network, loads);
   const rampUp = rampEscape(rates.healthy, low, high, HALF);
   const rampDown = rampEscape([...rates.storm], high, low, HALF);
+  const readUp = rampEscape(rates.healthyRead, low, high, HALF);
+  const readDown = rampEscape([...rates.stormRead], high, low, HALF);
   progress(
     `${item.name}: orbit law escape times on the ramp: tips at ${rampUp.meanLoad.toFixed(2)}/s (${(100 * rampUp.left).toFixed(0)} %), recovers at ${rampDown.meanLoad.toFixed(2)}/s (${(100 * rampDown.left).toFixed(0)} %)`,
+  );
+  progress(
+    `${item.name}: orbit law with window readings on the ramp: tips at ${readUp.meanLoad.toFixed(2)}/s (${(100 * readUp.left).toFixed(0)} %), recovers at ${readDown.meanLoad.toFixed(2)}/s (${(100 * readDown.left).toFixed(0)} %)`,
   );
   const base = atRate(network, mf.tipping);
   const schedule: LoadSchedule = {
@@ -319,6 +340,12 @@ function measure(item: Case): Row {
       tipped: rampUp.left,
       recovery: rampDown.meanLoad,
       recovered: rampDown.left,
+    },
+    read: {
+      tipping: readUp.meanLoad,
+      tipped: readUp.left,
+      recovery: readDown.meanLoad,
+      recovered: readDown.left,
     },
     tipped: meanWithCi95(tipped),
     recovered: meanWithCi95(recovered),
@@ -373,16 +400,16 @@ function render(rows: readonly Row[], seconds: number): string {
   const lines = [
     '# Tipping and recovery loads: the analysis beside slow simulated ramps',
     '',
-    `Made by \`npm run validate:tipping\` (scripts/tipping-recovery.ts; ${seconds.toFixed(0)} s on the 2-core dev machine). Loads are total offered requests per second. Each ramp runs every class's arrivals from half the mean-field recovery load up to ${TOP} × its tipping load over ${HALF} s and back over ${HALF} s, ${REPLICATIONS} replications (seed ${SEED}), windows of ${WINDOW} s; a replication tips at the load of its first window on the way up whose high-class rejection is above ${STORM_ABOVE}, and recovers at the first on the way down at or below it (mean ± 95 % half-width over the replications). The mean-field law's loads are its healthy branch's fold and its storm's end (\`sweepEquilibria\`); the orbit law's are where its lowest state first is a storm on the way up and where its highest state first is not on the way down (${GRID} grid points and ${BISECTIONS} bisections each, the service read as M/M/1/m). "Escape on the ramp" reads the orbit law's mean escape time from each state (the mean first passage from the state's law to the other state's peak) at ${ESCAPE_POINTS} loads along the ramp, and integrates the escape rate along it (\`rampEscape\`: the state is left at rate 1/escape time, ∞ where it does not exist): the mean load at which it is left. Issue 25's target: within 5 % of the simulated loads.`,
+    `Made by \`npm run validate:tipping\` (scripts/tipping-recovery.ts; ${seconds.toFixed(0)} s on the 2-core dev machine). Loads are total offered requests per second. Each ramp runs every class's arrivals from half the mean-field recovery load up to ${TOP} × its tipping load over ${HALF} s and back over ${HALF} s, ${REPLICATIONS} replications (seed ${SEED}), windows of ${WINDOW} s; a replication tips at the load of its first window on the way up whose high-class rejection is above ${STORM_ABOVE}, and recovers at the first on the way down at or below it (mean ± 95 % half-width over the replications). The mean-field law's loads are its healthy branch's fold and its storm's end (\`sweepEquilibria\`); the orbit law's are where its lowest state first is a storm on the way up and where its highest state first is not on the way down (${GRID} grid points and ${BISECTIONS} bisections each, the service read as M/M/1/m). "Escape on the ramp" reads the orbit law's mean escape time from each state (the mean first passage from the state's law to the other state's peak) at ${ESCAPE_POINTS} loads along the ramp, and integrates the escape rate along it (\`rampEscape\`: the state is left at rate 1/escape time, ∞ where it does not exist): the mean load at which it is left. "Window readings on the ramp" also leaves each state when one of its windows reads the other side of ${STORM_ABOVE} (\`windowReading\`): the high class's requests ending in a window Poisson with mean λ_high · ${WINDOW} s, each failing with the window's own share, which scatters about the state's R as the state's give-ups over its ending requests averaged over the window (the orbit's birth–death walk: \`orbitFailedShare\`, \`windowAverageVariance\`) — a window's chance q of reading so is a rate −ln(1 − q)/${WINDOW} s, added to the escape rate. Issue 25's target: within 5 % of the simulated loads.`,
     '',
-    '| case | tipping: simulated | mean field | orbit law: states | orbit law: escape on the ramp | recovery: simulated | mean field | orbit law: states | orbit law: escape on the ramp |',
-    '| :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| case | tipping: simulated | mean field | orbit law: states | orbit law: escape on the ramp | orbit law: window readings on the ramp | recovery: simulated | mean field | orbit law: states | orbit law: escape on the ramp | orbit law: window readings on the ramp |',
+    '| :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map(
       (r) =>
-        `| ${r.name} (${r.summary}) | ${ci(r.tipped)} (${r.tippedRuns}/${REPLICATIONS}) | ${gap(r.meanField.tipping, r.tipped.mean)} | ${gap(r.orbit.tipping, r.tipped.mean)} | ${gap(finite(r.ramp.tipping), r.tipped.mean)} | ${ci(r.recovered)} (${r.recoveredRuns}/${REPLICATIONS}) | ${gap(r.meanField.recovery, r.recovered.mean)} | ${gap(r.orbit.recovery, r.recovered.mean)} | ${gap(finite(r.ramp.recovery), r.recovered.mean)} |`,
+        `| ${r.name} (${r.summary}) | ${ci(r.tipped)} (${r.tippedRuns}/${REPLICATIONS}) | ${gap(r.meanField.tipping, r.tipped.mean)} | ${gap(r.orbit.tipping, r.tipped.mean)} | ${gap(finite(r.ramp.tipping), r.tipped.mean)} | ${gap(finite(r.read.tipping), r.tipped.mean)} | ${ci(r.recovered)} (${r.recoveredRuns}/${REPLICATIONS}) | ${gap(r.meanField.recovery, r.recovered.mean)} | ${gap(r.orbit.recovery, r.recovered.mean)} | ${gap(finite(r.ramp.recovery), r.recovered.mean)} | ${gap(finite(r.read.recovery), r.recovered.mean)} |`,
     ),
     '',
-    `Within 5 %: tipping — mean field ${within((r) => r.meanField.tipping, tipSim)} of ${rows.length} (worst ${pct(worst((r) => r.meanField.tipping, tipSim))}), orbit law ${within((r) => r.orbit.tipping, tipSim)} (worst ${pct(worst((r) => r.orbit.tipping, tipSim))}); recovery — mean field ${within((r) => r.meanField.recovery, recSim)} (worst ${pct(worst((r) => r.meanField.recovery, recSim))}), orbit law ${within((r) => r.orbit.recovery, recSim)} (worst ${pct(worst((r) => r.orbit.recovery, recSim))}). With the orbit law's escape times integrated along the ramp: tipping ${within((r) => finite(r.ramp.tipping), tipSim)} of ${rows.length} (worst ${pct(worst((r) => finite(r.ramp.tipping), tipSim))}), recovery ${within((r) => finite(r.ramp.recovery), recSim)} (worst ${pct(worst((r) => finite(r.ramp.recovery), recSim))}).`,
+    `Within 5 %: tipping — mean field ${within((r) => r.meanField.tipping, tipSim)} of ${rows.length} (worst ${pct(worst((r) => r.meanField.tipping, tipSim))}), orbit law ${within((r) => r.orbit.tipping, tipSim)} (worst ${pct(worst((r) => r.orbit.tipping, tipSim))}); recovery — mean field ${within((r) => r.meanField.recovery, recSim)} (worst ${pct(worst((r) => r.meanField.recovery, recSim))}), orbit law ${within((r) => r.orbit.recovery, recSim)} (worst ${pct(worst((r) => r.orbit.recovery, recSim))}). With the orbit law's escape times integrated along the ramp: tipping ${within((r) => finite(r.ramp.tipping), tipSim)} of ${rows.length} (worst ${pct(worst((r) => finite(r.ramp.tipping), tipSim))}), recovery ${within((r) => finite(r.ramp.recovery), recSim)} (worst ${pct(worst((r) => finite(r.ramp.recovery), recSim))}). With window readings as well: tipping ${within((r) => finite(r.read.tipping), tipSim)} of ${rows.length} (worst ${pct(worst((r) => finite(r.read.tipping), tipSim))}), recovery ${within((r) => finite(r.read.recovery), recSim)} (worst ${pct(worst((r) => finite(r.read.recovery), recSim))}).`,
     '',
     ...narrowLoops(rows),
   ];

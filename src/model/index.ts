@@ -92,6 +92,16 @@ export {
 } from './network/sweepRoutingEquilibria.js';
 export type { TimedRoutingSolution } from './network/timedRoutingState.js';
 export {
+  type WindowReading,
+  type WindowReadingInput,
+  windowReading,
+} from './network/windowReading.js';
+export {
+  type BirthDeathFluctuation,
+  birthDeathFluctuation,
+  windowAverageVariance,
+} from './numeric/birthDeathFluctuation.js';
+export {
   fluidPhi,
   MODEL_NAMES,
   type ModelName,
@@ -103,6 +113,7 @@ export {
   phiFor,
 } from './phi/index.js';
 export { mm1mMeanSojourn, mm1mSojournTail } from './queue/mm1mSojourn.js';
+export type { OrbitFailedShare } from './queue/orbitFailedShare.js';
 export {
   type OrbitClass,
   type OrbitClassFigures,

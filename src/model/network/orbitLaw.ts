@@ -1,5 +1,6 @@
 import { DEFAULT_BACKOFF } from '../backoff/BackoffDescription.js';
 import { meanRetryDelays } from '../backoff/meanRetryDelays.js';
+import type { OrbitFailedShare } from '../queue/orbitFailedShare.js';
 import { type OrbitClass, type OrbitMode, orbitQueue } from '../queue/orbitQueue.js';
 import { completionProbabilities } from './completionProbabilities.js';
 import type { NetworkModel } from './NetworkModel.js';
@@ -88,6 +89,11 @@ export interface OrbitServiceState {
    * other (see `OrbitMode.escapeTime`); absent where it has one.
    */
   readonly escapeTime?: number;
+  /**
+   * Per class, how the share of its ending requests that fail swings within this state (see
+   * `OrbitMode.failedShares`): what a window of it scatters by.
+   */
+  readonly failedShares: readonly OrbitFailedShare[];
 }
 
 /** The equilibria of a network of stand-alone or routing services under the orbit law. */
@@ -290,6 +296,7 @@ function settle(
       rho: mode.offeredLoad,
       completion: completion[i] as number[],
       weight: mode.weight,
+      failedShares: mode.failedShares,
       ...(mode.escapeTime === undefined ? {} : { escapeTime: mode.escapeTime }),
     };
   });

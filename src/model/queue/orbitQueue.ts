@@ -4,6 +4,7 @@ import { levelQbdHittingTimes, meanHittingTime } from '../numeric/levelQbdHittin
 import { checkRetryingService } from './checkRetryingService.js';
 import { dispersedOrbitLaw } from './dispersedOrbitLaw.js';
 import type { OrbitClass } from './OrbitClass.js';
+import { type OrbitFailedShare, orbitFailedShare } from './orbitFailedShare.js';
 import { levelMarginal, massOf, metastableTrough, peakOf } from './orbitMarginal.js';
 import { backoffOf, type OrbitMix, orbitMix } from './orbitMix.js';
 import { lastsAsState, orbitTurnover } from './orbitTurnover.js';
@@ -104,6 +105,12 @@ export interface OrbitMode {
   readonly weight: number;
   /** The orbit levels it covers, [from, to]. */
   readonly levels: readonly [number, number];
+  /**
+   * Per class, how the share of its ending requests that fail swings within the state as the
+   * orbit moves (`orbitFailedShare`): what a window of it scatters by
+   * (`windowAverageVariance`).
+   */
+  readonly failedShares: readonly OrbitFailedShare[];
   /**
    * Where the law has two states (or one the chain cut below a storm confines): the mean time,
    * in seconds, for the service started in this state's law to first reach the level that
@@ -394,12 +401,14 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
 
   function modeOf(law: ReturnType<typeof solveAt>, from: number, to: number): OrbitMode {
     const part = figuresOf(law.pi, law.figures.levels, law.mix, from, to);
+    const walk = walkOf(law.figures.levels, law.mix);
     return {
       classes: part.figures.classes,
       offeredLoad: part.figures.offeredLoad,
       meanOrbit: part.figures.meanOrbit,
       weight: part.mass,
       levels: [from, to],
+      failedShares: orbitFailedShare({ pi: law.pi, walk, from, to, classes, mix: law.mix, failAt }),
     };
   }
 

@@ -133,6 +133,39 @@ describe('the orbit law of one service', () => {
     expect(figures.topMass).toBeLessThan(1e-10);
   });
 
+  it("says how a window's failed share scatters: about R, by the orbit's swings", () => {
+    const figures = orbitQueue({
+      capacity: 120,
+      queue: 40,
+      classes: [
+        { arrivalRate: 30, retryLimit: 3, timeout: 3.2, meanBackoff: 0.1 },
+        { arrivalRate: 20, retryLimit: 1, timeout: 5, meanBackoff: 0.05 },
+      ],
+    });
+    const mode = figures.modes[0];
+    figures.classes.forEach((entry, p) => {
+      const scatter = mode?.failedShares[p];
+      // Give-ups over ending requests: every request ends once, so that is R (the mix to 1e-5).
+      expect(scatter?.share).toBeCloseTo(entry.requestRejection, 4);
+      expect(scatter?.variance).toBeGreaterThan(0);
+      // A swing of the orbit lasts a fraction of a second to seconds (τ = σ²/2V).
+      const tau = (scatter?.asymptoticVariance ?? 0) / (2 * (scatter?.variance ?? 1));
+      expect(tau).toBeGreaterThan(0.01);
+      expect(tau).toBeLessThan(100);
+    });
+    // Without retries the orbit never fills: a window scatters by its count alone.
+    const plain = orbitQueue({
+      capacity: 100,
+      queue: 10,
+      classes: [{ arrivalRate: 90, retryLimit: 0, timeout: 3, meanBackoff: 0.1 }],
+    });
+    expect(plain.modes[0]?.failedShares[0]?.variance).toBe(0);
+    expect(plain.modes[0]?.failedShares[0]?.share).toBeCloseTo(
+      plain.classes[0]?.requestRejection ?? 0,
+      12,
+    );
+  });
+
   it('splits a bistable service into its healthy state and its storm', () => {
     // k = 5, T = 10/μ, λ = μ/2, m = 50, 100 ms backoff: the mean field's healthy ρ ≈ 0.5 and
     // storm ρ = 3 (every request makes all 6 attempts).
