@@ -20,11 +20,8 @@ import { toNetworkSimulationOptions } from '../src/experiments/simulation/networ
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import type { LoadSchedule } from '../src/model/network/LoadSchedule.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
-import { type OrbitServiceState, orbitEquilibria } from '../src/model/network/orbitLaw.js';
-import { type EscapeRatePoint, rampEscape } from '../src/model/network/rampEscape.js';
 import { sweepEquilibria } from '../src/model/network/sweepEquilibria.js';
-import { windowReading } from '../src/model/network/windowReading.js';
-import { windowAverageVariance } from '../src/model/numeric/birthDeathFluctuation.js';
+import { sweepRamp } from '../src/model/network/sweepRamp.js';
 import { seededRandom } from '../src/model/random.js';
 import { loadNetworkFile, parseNetwork, toNetworkModel } from '../src/spec/index.js';
 import type { NetworkSpec } from '../src/spec/schema.js';
@@ -93,49 +90,23 @@ function orbitStates(network: NetworkModel, rate: number): number[] {
 }
 
 /**
- * The orbit law's escape rates along the load: per load, the healthy state's (0 where the law has
- * no storm, ∞ where its lowest state is one) and the storm's (0 where it has no healthy state, ∞
- * where its highest state is not a storm), from its mean escape times. And the rates at which the
- * ramp's reading leaves each: its lowest state's (highest's) escape rate where the law has two,
- * plus the rate at which a window of the high class reads above (at or below) STORM_ABOVE in it,
- * from the window's request count and the state's give-up rate averaged over it
- * (`windowReading`).
+ * Where ramps up and down over `loads` leave the orbit law's lowest and highest states, judged by
+ * the high class (`sweepRamp`): by escaping alone, and also when a window of WINDOW seconds reads
+ * the other side of STORM_ABOVE (`windowSeconds`).
  */
-function escapeRates(network: NetworkModel, loads: readonly number[]) {
+function rampsOver(network: NetworkModel, loads: readonly number[]) {
   const mm1m = asMm1m(network);
-  const high = network.classes.findIndex((c) => c.name === 'high');
-  const healthy: EscapeRatePoint[] = [];
-  const storm: EscapeRatePoint[] = [];
-  const healthyRead: EscapeRatePoint[] = [];
-  const stormRead: EscapeRatePoint[] = [];
-  for (const load of loads) {
-    const scaled = atRate(mm1m, load);
-    const found = orbitEquilibria(scaled).equilibria;
-    const lowest = found[0]?.services[0];
-    const highest = found.at(-1)?.services[0];
-    const stormy = (state: { readonly rejection: readonly number[] } | undefined) =>
-      (state?.rejection[high] ?? 0) > STORM_ABOVE;
-    const two = found.length > 1;
-    const escapeRate = (state: OrbitServiceState | undefined) =>
-      two ? 1 / (state?.escapeTime ?? Number.POSITIVE_INFINITY) : 0;
-    healthy.push({ load, rate: stormy(lowest) ? Number.POSITIVE_INFINITY : escapeRate(lowest) });
-    storm.push({ load, rate: !stormy(highest) ? Number.POSITIVE_INFINITY : escapeRate(highest) });
-    const arrivals = scaled.services[0]?.arrivals[high] ?? 0;
-    const reading = (state: OrbitServiceState | undefined) => {
-      const scatter = state?.failedShares[high];
-      return windowReading({
-        requests: arrivals * WINDOW,
-        rejection: state?.rejection[high] ?? 0,
-        shareVariance: scatter === undefined ? 0 : windowAverageVariance(scatter, WINDOW),
-        threshold: STORM_ABOVE,
-      });
-    };
-    // A window's chance q to read so is a rate −ln(1 − q) / W.
-    const perWindow = (q: number) => -Math.log1p(-Math.min(q, 1)) / WINDOW;
-    healthyRead.push({ load, rate: escapeRate(lowest) + perWindow(reading(lowest).above) });
-    stormRead.push({ load, rate: escapeRate(highest) + perWindow(reading(highest).atOrBelow) });
-  }
-  return { healthy, storm, healthyRead, stormRead };
+  const points = loads.map((load) => ({
+    value: load,
+    report: analyzeNetwork(atRate(mm1m, load), { law: 'orbit' }),
+  }));
+  const weights = network.classes.map((_, p) =>
+    network.services.reduce((sum, s) => sum + (s.arrivals[p] ?? 0), 0),
+  );
+  return {
+    escaping: sweepRamp(points, HALF, weights, true, { className: 'high' }),
+    read: sweepRamp(points, HALF, weights, true, { className: 'high', windowSeconds: WINDOW }),
+  };
 }
 
 /**
@@ -279,11 +250,11 @@ function measure(item: Case): Row {
     { length: ESCAPE_POINTS },
     (_, i) => low + ((high - low) * i) / (ESCAPE_POINTS - 1),
   );
-  const rates = escapeRates(network, loads);
-  const rampUp = rampEscape(rates.healthy, low, high, HALF);
-  const rampDown = rampEscape([...rates.storm], high, low, HALF);
-  const readUp = rampEscape(rates.healthyRead, low, high, HALF);
-  const readDown = rampEscape([...rates.stormRead], high, low, HALF);
+  const ramps = rampsOver(network, loads);
+  const rampUp = ramps.escaping.tipping;
+  const rampDown = ramps.escaping.recovery;
+  const readUp = ramps.read.tipping;
+  const readDown = ramps.read.recovery;
   progress(
     `${item.name}: orbit law escape times on the ramp: tips at ${rampUp.meanLoad.toFixed(2)}/s (${(100 * rampUp.left).toFixed(0)} %), recovers at ${rampDown.meanLoad.toFixed(2)}/s (${(100 * rampDown.left).toFixed(0)} %)`,
   );
@@ -400,7 +371,7 @@ function render(rows: readonly Row[], seconds: number): string {
   const lines = [
     '# Tipping and recovery loads: the analysis beside slow simulated ramps',
     '',
-    `Made by \`npm run validate:tipping\` (scripts/tipping-recovery.ts; ${seconds.toFixed(0)} s on the 2-core dev machine). Loads are total offered requests per second. Each ramp runs every class's arrivals from half the mean-field recovery load up to ${TOP} × its tipping load over ${HALF} s and back over ${HALF} s, ${REPLICATIONS} replications (seed ${SEED}), windows of ${WINDOW} s; a replication tips at the load of its first window on the way up whose high-class rejection is above ${STORM_ABOVE}, and recovers at the first on the way down at or below it (mean ± 95 % half-width over the replications). The mean-field law's loads are its healthy branch's fold and its storm's end (\`sweepEquilibria\`); the orbit law's are where its lowest state first is a storm on the way up and where its highest state first is not on the way down (${GRID} grid points and ${BISECTIONS} bisections each, the service read as M/M/1/m). "Escape on the ramp" reads the orbit law's mean escape time from each state (the mean first passage from the state's law to the other state's peak) at ${ESCAPE_POINTS} loads along the ramp, and integrates the escape rate along it (\`rampEscape\`: the state is left at rate 1/escape time, ∞ where it does not exist): the mean load at which it is left. "Window readings on the ramp" also leaves each state when one of its windows reads the other side of ${STORM_ABOVE} (\`windowReading\`): the high class's requests ending in a window Poisson with mean λ_high · ${WINDOW} s, each failing with the window's own share, which scatters about the state's R as the state's give-ups over its ending requests averaged over the window (the orbit's birth–death walk: \`orbitFailedShare\`, \`windowAverageVariance\`) — a window's chance q of reading so is a rate −ln(1 − q)/${WINDOW} s, added to the escape rate. Issue 25's target: within 5 % of the simulated loads.`,
+    `Made by \`npm run validate:tipping\` (scripts/tipping-recovery.ts; ${seconds.toFixed(0)} s on the 2-core dev machine). Loads are total offered requests per second. Each ramp runs every class's arrivals from half the mean-field recovery load up to ${TOP} × its tipping load over ${HALF} s and back over ${HALF} s, ${REPLICATIONS} replications (seed ${SEED}), windows of ${WINDOW} s; a replication tips at the load of its first window on the way up whose high-class rejection is above ${STORM_ABOVE}, and recovers at the first on the way down at or below it (mean ± 95 % half-width over the replications). The mean-field law's loads are its healthy branch's fold and its storm's end (\`sweepEquilibria\`); the orbit law's are where its lowest state first is a storm on the way up and where its highest state first is not on the way down (${GRID} grid points and ${BISECTIONS} bisections each, the service read as M/M/1/m). "Escape on the ramp" reads the orbit law's mean escape time from each state (the mean first passage from the state's law to the other state's peak) at ${ESCAPE_POINTS} loads along the ramp, and integrates the escape rate along it (\`rampEscape\`: the state is left at rate 1/escape time, ∞ where it does not exist): the mean load at which it is left. "Window readings on the ramp" also leaves each state when one of its windows reads the other side of ${STORM_ABOVE} (\`sweepRamp\` with \`windowSeconds\`, \`windowReading\`; \`difftry analyze --sweep … --ramp 600 --window 5\`): the high class's requests ending in a window Poisson with mean λ_high · ${WINDOW} s, each failing with the window's own share, which scatters about the state's R as the state's give-ups over its ending requests averaged over the window (the orbit's birth–death walk: \`orbitFailedShare\`, \`windowAverageVariance\`) — a window's chance q of reading so is a rate −ln(1 − q)/${WINDOW} s, added to the escape rate. Issue 25's target: within 5 % of the simulated loads.`,
     '',
     '| case | tipping: simulated | mean field | orbit law: states | orbit law: escape on the ramp | orbit law: window readings on the ramp | recovery: simulated | mean field | orbit law: states | orbit law: escape on the ramp | orbit law: window readings on the ramp |',
     '| :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',

@@ -47,6 +47,11 @@ export interface AnalyzeOptions extends NetworkSource {
    */
   readonly ramp?: number;
   /**
+   * With `--ramp`: read the ramp as a dashboard's windows this many seconds long do (a state is
+   * also left when one of its windows reads the other side of half the requests failing).
+   */
+  readonly window?: number;
+  /**
    * Where the progress of a long analysis goes; default a line on stderr once it has run 2 s
    * (tests pass their own). Never stdout.
    */
@@ -72,6 +77,10 @@ const PHASE_TEXT: Record<AnalysisProgress['phase'], string> = {
 /** `difftry analyze`: solves the model for a network (or a sweep of it). */
 export async function analyzeCommand(options: AnalyzeOptions): Promise<CommandOutput> {
   if (options.ramp !== undefined && options.sweep === undefined) throw new UsageError(RAMP_ONLY);
+  if (options.window !== undefined && options.ramp === undefined)
+    throw new UsageError(
+      '--window: only with --ramp (the windows a ramp over the sweep is read in)',
+    );
   if (options.csv !== undefined) {
     if (options.sweep === undefined) throw new UsageError('--csv: only with --sweep');
     await checkOutputPath(options.csv, '--csv');
@@ -143,6 +152,7 @@ export async function analyzeCommand(options: AnalyzeOptions): Promise<CommandOu
     swept = analyzeSweep(model, sweep, sweep.values, {
       law,
       ...(options.ramp === undefined ? {} : { rampSeconds: options.ramp }),
+      ...(options.window === undefined ? {} : { windowSeconds: options.window }),
       onPoint: (done, total) => sweepProgress.update(done / total, { value: done, total }),
     });
   } finally {
@@ -408,7 +418,11 @@ export function rampText(target: string, ramp: SweepRamp): string {
           Number.isFinite(e.medianLoad) ? `, half by ${fixed(e.medianLoad, 2)}` : ''
         })`
       : `${what} lasts the whole ramp`;
-  return `on a ${fixed(ramp.seconds, 0)} s ramp of ${target} over the sweep (orbit law's escape times): going up, the ${leaves(ramp.tipping, 'healthy state')}; coming down, the ${leaves(ramp.recovery, 'storm')}`;
+  const how =
+    ramp.windowSeconds === undefined
+      ? "orbit law's escape times"
+      : `orbit law's escape times and ${fixed(ramp.windowSeconds, 0)} s windows read at half the requests failing`;
+  return `on a ${fixed(ramp.seconds, 0)} s ramp of ${target} over the sweep (${how}): going up, the ${leaves(ramp.tipping, 'healthy state')}; coming down, the ${leaves(ramp.recovery, 'storm')}`;
 }
 
 /** A rejection probability as a percentage for prose: 0.2 %, 71 %. */
@@ -476,6 +490,12 @@ export function registerAnalyzeCommand(program: Command, emit: Emit): void {
         '--ramp <seconds>',
         'with --sweep and the orbit law: where a ramp over the swept values, this long each way, leaves the healthy state going up and the storm coming down (from the escape times)',
       ).argParser(positiveNumber('--ramp')),
+    )
+    .addOption(
+      new Option(
+        '--window <seconds>',
+        "with --ramp: read it as a dashboard's windows this long do — each state is also left when one of its windows reads the other side of half the requests failing (few requests a window, and the retry load's swing, make a window read a storm before the state is left; docs/model.md)",
+      ).argParser(positiveNumber('--window')),
     )
     .action(async (file: string | undefined, opts) => {
       emit(await analyzeCommand({ file, ...opts }));

@@ -46,6 +46,7 @@ export type {
 export type {
   EndToEndAnalysis,
   Equilibrium,
+  FailedShareSwing,
   NetworkLoad,
   NetworkReport,
   ServiceAnalysis,
@@ -84,7 +85,12 @@ export {
   type SweptEquilibria,
   sweepEquilibria,
 } from './network/sweepEquilibria.js';
-export { STORM_REJECTION, type SweepRamp, sweepRamp } from './network/sweepRamp.js';
+export {
+  STORM_REJECTION,
+  type SweepRamp,
+  type SweepRampOptions,
+  sweepRamp,
+} from './network/sweepRamp.js';
 export {
   routingEquilibriaAt,
   type SweepRoutingEquilibriaOptions,

@@ -183,6 +183,32 @@ describe('difftry analyze --law', () => {
     expect((await runCli(...args, '--ramp', '-5')).code).toBe(2);
   });
 
+  it('reads the ramp as a dashboard of windows does with --window', async () => {
+    const args = ['analyze', bistable, '--law', 'orbit', '--sweep', 'api.gold=20:80:20'];
+    const windowed = JSON.parse(
+      (await runCli(...args, '--ramp', '600', '--window', '5', '--json')).stdout,
+    ) as {
+      sweep: { ramp: { windowSeconds?: number; tipping: { meanLoad: number; left: number } } };
+    };
+    const escaping = JSON.parse((await runCli(...args, '--ramp', '600', '--json')).stdout) as {
+      sweep: { ramp: { windowSeconds?: number; tipping: { meanLoad: number } } };
+    };
+    expect(windowed.sweep.ramp.windowSeconds).toBe(5);
+    expect(escaping.sweep.ramp.windowSeconds).toBeUndefined();
+    expect(windowed.sweep.ramp.tipping.left).toBe(1);
+    expect(windowed.sweep.ramp.tipping.meanLoad).not.toBe(escaping.sweep.ramp.tipping.meanLoad);
+    const text = await runCli(...args, '--ramp', '600', '--window', '5');
+    expect(text.stdout).toContain(
+      "over the sweep (orbit law's escape times and 5 s windows read at half the requests failing)",
+    );
+    // A window needs a ramp, and a length: one line, exit 2.
+    const alone = await runCli(...args, '--window', '5');
+    expect(alone.code).toBe(2);
+    expect(alone.stderr.trim().split('\n')).toHaveLength(1);
+    expect(alone.stderr).toContain('--window: only with --ramp');
+    expect((await runCli(...args, '--ramp', '600', '--window', '0')).code).toBe(2);
+  });
+
   it('writes durations a reader takes in at a glance', () => {
     expect(durationText(0.85)).toBe('850 ms');
     expect(durationText(42)).toBe('42.0 s');

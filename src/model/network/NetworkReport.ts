@@ -87,9 +87,32 @@ export interface Equilibrium {
          * lasts").
          */
         readonly escapeSeconds?: number;
+        /**
+         * Under the orbit law, per class: how the share of its requests failing here swings
+         * within this state as the orbit moves (docs/model.md, "What a window reads"), and how
+         * much the class's end-to-end rejection moves with it: what a window of the network's
+         * requests scatters by (`sweepRamp` with a window).
+         */
+        readonly failedShares?: Readonly<Record<string, FailedShareSwing>>;
       }
     >
   >;
+}
+
+/** How a class's failed share at one service swings within a state (orbit law). */
+export interface FailedShareSwing {
+  /** The state's give-ups over its ending requests of the class here. */
+  readonly share: number;
+  /** The variance of the swing at one instant. */
+  readonly variance: number;
+  /** lim W · Var(its average over W seconds): with `variance`, a window's spread. */
+  readonly asymptoticVariance: number;
+  /**
+   * ∂R/∂R_i: how much the class's end-to-end rejection moves per unit of its rejection here
+   * (requests entering here per external request × the chance one that succeeds here completes
+   * the rest of its path; 1 for a service standing alone).
+   */
+  readonly endToEnd: number;
 }
 
 /** One service's solved state. */
@@ -124,6 +147,8 @@ export interface ServiceClassAnalysis {
 export interface EndToEndAnalysis {
   readonly rejection: number;
   readonly completion: number;
+  /** γ, the class's external requests per second. */
+  readonly requests: number;
 }
 
 /** Offered work over the whole network, every class together (analysed or simulated). */

@@ -7,11 +7,12 @@ import type { NetworkModel } from './NetworkModel.js';
 import type {
   EndToEndAnalysis,
   Equilibrium,
+  FailedShareSwing,
   NetworkLoad,
   NetworkReport,
   ServiceAnalysis,
 } from './NetworkReport.js';
-import { orbitEquilibria } from './orbitLaw.js';
+import { type OrbitServiceState, orbitEquilibria } from './orbitLaw.js';
 import { type RoutingEquilibria, routingEquilibria } from './routingEquilibria.js';
 import type { CallSolution } from './solveCalls.js';
 import { solveRouting } from './solveRouting.js';
@@ -192,6 +193,7 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
           completion: services.map((x) => x.completion),
         },
         escapeSeconds: services.map((x) => x.escapeTime),
+        failedShares: services.map((x) => failedShareSwings(network, x)),
       });
     }
     ({ converged, iterations, residual } = orbit);
@@ -240,10 +242,11 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
   }
 
   onProgress?.({ phase: 'report', sweeps });
-  const described = states.map(({ kind, state, stable, escapeSeconds }) => ({
+  const described = states.map(({ kind, state, stable, escapeSeconds, failedShares }) => ({
     kind,
     stable,
     escapeSeconds,
+    failedShares,
     ...describeState(network, state),
   }));
   const main = described[0] as (typeof described)[number];
@@ -255,9 +258,15 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
     services: Object.fromEntries(
       Object.entries(d.services).map(([name, s], i) => {
         const lasts = d.escapeSeconds?.[i];
+        const swings = d.failedShares?.[i];
         return [
           name,
-          { s: s.s, rho: s.rho, ...(lasts === undefined ? {} : { escapeSeconds: lasts }) },
+          {
+            s: s.s,
+            rho: s.rho,
+            ...(lasts === undefined ? {} : { escapeSeconds: lasts }),
+            ...(swings === undefined ? {} : { failedShares: swings }),
+          },
         ];
       }),
     ),
@@ -297,7 +306,37 @@ type ReportedState = {
   stable: boolean;
   /** Per service, the orbit law's mean time in this state before it leaves (seconds), if known. */
   escapeSeconds?: (number | undefined)[];
+  /** Per service, the orbit law's swing of each class's failed share in this state. */
+  failedShares?: Record<string, FailedShareSwing>[];
 };
+
+/**
+ * Per class (by name), how one service's failed share swings in an orbit-law state and how much
+ * the class's end-to-end rejection moves with it: requests entering per external request of the
+ * class × the chance one succeeding there completes the rest of its path.
+ */
+function failedShareSwings(
+  network: NetworkModel,
+  state: OrbitServiceState,
+): Record<string, FailedShareSwing> {
+  return Object.fromEntries(
+    network.classes.map((c, p) => {
+      let external = 0;
+      for (const service of network.services) external += service.arrivals[p] ?? 0;
+      const swing = state.failedShares[p];
+      const endToEnd = external > 0 ? ((state.in[p] ?? 0) * (state.onward[p] ?? 0)) / external : 0;
+      return [
+        c.name,
+        {
+          share: swing?.share ?? 0,
+          variance: swing?.variance ?? 0,
+          asymptoticVariance: swing?.asymptoticVariance ?? 0,
+          endToEnd,
+        },
+      ];
+    }),
+  );
+}
 
 /**
  * Appends the equilibria found (in their order) to `states`, as tables; returns the first one's
@@ -412,7 +451,7 @@ function describeState(
         if (g > 0) completion += (g / gamma) * ((state.completion[i] as number[])[p] as number);
       });
     }
-    endToEnd[name] = { rejection: 1 - completion, completion };
+    endToEnd[name] = { rejection: 1 - completion, completion, requests: gamma };
   });
   return {
     services,

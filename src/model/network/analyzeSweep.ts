@@ -39,6 +39,11 @@ export interface AnalyzeSweepOptions {
   readonly law?: LawChoice;
   /** With the orbit law: a ramp's duration each way, seconds, for {@link SweptAnalysis.ramp}. */
   readonly rampSeconds?: number;
+  /**
+   * With `rampSeconds`: read the ramp as windows this many seconds long do (`sweepRamp`'s
+   * `windowSeconds`: a state is also left when one of its windows reads the other side).
+   */
+  readonly windowSeconds?: number;
   /** Called as each point of an orbit-law sweep is done (done of total). */
   readonly onPoint?: (done: number, total: number) => void;
 }
@@ -82,7 +87,13 @@ export function analyzeSweep(
     );
     return {
       points,
-      ramp: sweepRamp(points, options.rampSeconds, classWeights, loadRisesWith(parameter)),
+      ramp: sweepRamp(
+        points,
+        options.rampSeconds,
+        classWeights,
+        loadRisesWith(parameter),
+        options.windowSeconds === undefined ? {} : { windowSeconds: options.windowSeconds },
+      ),
     };
   }
   if (options.rampSeconds !== undefined) {

@@ -37,3 +37,25 @@ export function completionProbabilities(
   });
   return completion;
 }
+
+/**
+ * D_i^p, the probability that a class-p request whose attempts succeed at i completes the rest of
+ * its path: (1 − Σ_j F^p_ij) + Σ_j F^p_ij C_j^p, so that C_i^p = (1 − R_i^p) D_i^p. A request's
+ * end-to-end success moves with i's success as (requests entering i) · D_i^p per external request.
+ */
+export function onwardCompletion(
+  rows: readonly { to: number; p: number }[][][],
+  completion: readonly (readonly number[])[],
+): number[][] {
+  return completion.map((row, i) =>
+    row.map((_, p) => {
+      let leave = 1;
+      let onward = 0;
+      for (const e of rows[p]?.[i] ?? []) {
+        leave -= e.p;
+        onward += e.p * ((completion[e.to] as readonly number[])[p] as number);
+      }
+      return Math.max(leave, 0) + onward;
+    }),
+  );
+}

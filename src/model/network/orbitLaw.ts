@@ -2,7 +2,7 @@ import { DEFAULT_BACKOFF } from '../backoff/BackoffDescription.js';
 import { meanRetryDelays } from '../backoff/meanRetryDelays.js';
 import type { OrbitFailedShare } from '../queue/orbitFailedShare.js';
 import { type OrbitClass, type OrbitMode, orbitQueue } from '../queue/orbitQueue.js';
-import { completionProbabilities } from './completionProbabilities.js';
+import { completionProbabilities, onwardCompletion } from './completionProbabilities.js';
 import type { NetworkModel } from './NetworkModel.js';
 import { routingRowsByClass } from './structure.js';
 import { successorLists, topologicalOrder } from './topology.js';
@@ -82,6 +82,8 @@ export interface OrbitServiceState {
   readonly rho: number;
   /** C_i^p: the probability that a class-p request entering here completes its path. */
   readonly completion: number[];
+  /** D_i^p: the probability that a class-p request succeeding here completes the rest of it. */
+  readonly onward: number[];
   /** The long-run share of time in the service's metastable state this is (1 where it has one). */
   readonly weight: number;
   /**
@@ -277,6 +279,7 @@ function settle(
     rejection,
     topologicalOrder(successorLists(network.services, { routes: true, calls: false })),
   );
+  const onward = onwardCompletion(rows, completion);
   const services = modes.map((mode, i): OrbitServiceState => {
     if (mode === undefined) throw new Error('unreachable: every service solved');
     const inRates = arrivals[i] as number[];
@@ -295,6 +298,7 @@ function settle(
       s: totalAttempts > 0 ? rejected / totalAttempts : 0,
       rho: mode.offeredLoad,
       completion: completion[i] as number[],
+      onward: onward[i] as number[],
       weight: mode.weight,
       failedShares: mode.failedShares,
       ...(mode.escapeTime === undefined ? {} : { escapeTime: mode.escapeTime }),

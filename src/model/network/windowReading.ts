@@ -61,7 +61,10 @@ export function windowReading(input: WindowReadingInput): WindowReading {
     some += weight;
     above += weight * shareAbove(n, rejection, shareVariance, threshold);
   }
-  return { above, atOrBelow: Math.max(some - above, 0) };
+  // The Poisson weights sum to 1 − e^(−ν) but for rounding, which must not push a chance past 1.
+  const reading = Math.min(Math.max(some, 0), 1);
+  const high = Math.min(Math.max(above, 0), reading);
+  return { above: high, atOrBelow: reading - high };
 }
 
 /**

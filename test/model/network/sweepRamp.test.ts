@@ -3,6 +3,8 @@ import { analyzeSweep } from '../../../src/model/network/analyzeSweep.js';
 import type { NetworkModel } from '../../../src/model/network/NetworkModel.js';
 import { rampEscape } from '../../../src/model/network/rampEscape.js';
 import { sweepRamp } from '../../../src/model/network/sweepRamp.js';
+import { windowReading } from '../../../src/model/network/windowReading.js';
+import { windowAverageVariance } from '../../../src/model/numeric/birthDeathFluctuation.js';
 
 /** One service, μ = 100, m = 10, k = 5, T = 50 ms: healthy, then bistable, then a storm. */
 const service: NetworkModel = {
@@ -56,6 +58,49 @@ describe('sweepRamp', () => {
     const ramp = sweepRamp(light, 600, [1]);
     expect(ramp.tipping.left).toBe(0);
     expect(Number.isNaN(ramp.tipping.meanLoad)).toBe(true);
+  });
+
+  it('with a window, also leaves a state when one of its windows reads the other side', () => {
+    const ramp = sweepRamp(swept.points, 600, [1], true, { windowSeconds: 5 });
+    expect(ramp.windowSeconds).toBe(5);
+    // By hand: a lone service's swing counts one for one end to end; the count is γ · 5 s.
+    const reading = (state: (typeof swept.points)[number]['report']['equilibria'][number]) => {
+      const swing = state.services.api?.failedShares?.gold;
+      const requests = (state.endToEnd.gold?.requests ?? 0) * 5;
+      expect(swing?.endToEnd).toBeCloseTo(1, 12);
+      return windowReading({
+        requests,
+        rejection: state.endToEnd.gold?.rejection ?? 0,
+        shareVariance: swing === undefined ? 0 : windowAverageVariance(swing, 5),
+        threshold: 0.5,
+      });
+    };
+    const rates = swept.points.map(({ value, report }) => {
+      const [first] = report.equilibria;
+      const seconds = first?.services.api?.escapeSeconds;
+      // A state with no escape time known is not left by escaping.
+      const escapeRate = report.equilibria.length > 1 && seconds !== undefined ? 1 / seconds : 0;
+      return {
+        load: value,
+        rate: escapeRate - Math.log1p(-reading(first as NonNullable<typeof first>).above) / 5,
+      };
+    });
+    expect(ramp.tipping).toEqual(rampEscape(rates, 20, 80, 600));
+    // At 40/s, one state failing 18 % of requests: about forty a window, swinging with the
+    // orbit, so some windows read a storm — a rate escaping alone does not have.
+    expect(rates[2]?.rate).toBeGreaterThan(0.001);
+    expect(ramp.tipping.left).toBe(1);
+  });
+
+  it('judges one class alone when asked, and refuses a class it does not know', () => {
+    const one = sweepRamp(swept.points, 600, [1], true, { windowSeconds: 5, className: 'gold' });
+    expect(one).toEqual(sweepRamp(swept.points, 600, [1], true, { windowSeconds: 5 }));
+    expect(() => sweepRamp(swept.points, 600, [1], true, { className: 'bronze' })).toThrow(
+      /no class bronze; the classes are gold/,
+    );
+    expect(() => sweepRamp(swept.points, 600, [1], true, { windowSeconds: 0 })).toThrow(
+      /window should last > 0 s/,
+    );
   });
 
   it('is the orbit law’s alone, and needs two points', () => {
