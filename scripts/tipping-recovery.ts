@@ -20,19 +20,16 @@ import { toNetworkSimulationOptions } from '../src/experiments/simulation/networ
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import type { LoadSchedule } from '../src/model/network/LoadSchedule.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
-import { sweepEquilibria } from '../src/model/network/sweepEquilibria.js';
 import { sweepRamp } from '../src/model/network/sweepRamp.js';
-import { seededRandom } from '../src/model/random.js';
-import { loadNetworkFile, parseNetwork, toNetworkModel } from '../src/spec/index.js';
+import { toNetworkModel } from '../src/spec/index.js';
 import type { NetworkSpec } from '../src/spec/schema.js';
 import { type MeanWithCi95, meanWithCi95 } from '../src/stats/confidence.js';
-import { totalRate } from './lib/metastabilityExperiment.js';
 import { rampCrossing, STORM_ABOVE } from './lib/stormWindows.js';
+import { asMm1m, atRate, type Case, meanField, tippingCases } from './lib/tippingCases.js';
 import { simulateWindowReplications } from './lib/windowReplications.js';
 
 const quick = process.argv.includes('--quick');
 const SEED = 2031;
-const DRAW_SEED = 25;
 const REPLICATIONS = quick ? 3 : 10;
 const HALF = 600;
 const WINDOW = 5;
@@ -46,33 +43,6 @@ const ESCAPE_POINTS = 60;
 const started = performance.now();
 const elapsed = () => ((performance.now() - started) / 1000).toFixed(1);
 const progress = (message: string) => process.stderr.write(`${elapsed()} s  ${message}\n`);
-
-interface Case {
-  readonly name: string;
-  readonly spec: NetworkSpec;
-  readonly summary: string;
-}
-
-/** The network with every service read as M/M/1/m, the queue the orbit law solves. */
-function asMm1m(network: NetworkModel): NetworkModel {
-  return { ...network, services: network.services.map((s) => ({ ...s, model: 'mm1m' as const })) };
-}
-
-/** The network with every external rate scaled so that they add up to `rate`. */
-function atRate(network: NetworkModel, rate: number): NetworkModel {
-  const factor = rate / totalRate(network);
-  return {
-    ...network,
-    services: network.services.map((s) => ({ ...s, arrivals: s.arrivals.map((g) => g * factor) })),
-  };
-}
-
-/** The mean-field law's tipping and recovery total rates, pinned by `sweepEquilibria`. */
-function meanField(network: NetworkModel, capacity: number) {
-  const values = Array.from({ length: 75 }, (_, i) => capacity * (0.02 + (1.48 * i) / 74));
-  const swept = sweepEquilibria((rate) => atRate(network, rate), values, { loadRises: true });
-  return { tipping: swept.tipping, recovery: swept.recovery };
-}
 
 /** The high class's end-to-end rejection in each state the orbit law lists, lowest first. */
 function orbitStates(network: NetworkModel, rate: number): number[] {
@@ -140,60 +110,6 @@ function crossing(
     previous = rate;
   }
   return undefined;
-}
-
-/** One network file's text for a drawn service. */
-function drawnCase(index: number, random: () => number): Case {
-  const mu = Math.round(50 + 150 * random());
-  const m = 10 + Math.floor(71 * random());
-  const tMu = 2 + 3 * random();
-  const timeoutMs = Math.round((1000 * tMu) / mu);
-  const kHigh = 2 + Math.floor(4 * random());
-  const kLow = 1 + Math.floor(kHigh * random());
-  const share = 0.1 + 0.2 * random();
-  const rate = 0.3 * mu;
-  const high = Math.round(rate * share * 100) / 100;
-  const low = Math.round((rate - high) * 100) / 100;
-  const text = [
-    'classes:',
-    `  - { name: high, retries: ${kHigh}, timeoutMs: ${timeoutMs} }`,
-    `  - { name: low, retries: ${kLow}, timeoutMs: ${timeoutMs} }`,
-    'services:',
-    '  - name: api',
-    `    capacity: ${mu}`,
-    `    queue: ${m}`,
-    `    arrivals: { high: ${high}, low: ${low} }`,
-    '',
-  ].join('\n');
-  return {
-    name: `drawn-${index}`,
-    spec: parseNetwork(text, `drawn-${index}.yaml`),
-    summary: `μ = ${mu}, m = ${m}, T = ${timeoutMs} ms (${((timeoutMs * mu) / 1000).toFixed(2)}/μ), k = (${kHigh}, ${kLow}), high ${(100 * share).toFixed(0)} %`,
-  };
-}
-
-async function cases(): Promise<Case[]> {
-  const example = await loadNetworkFile(
-    new URL('../examples/metastable-classes.yaml', import.meta.url).pathname,
-  );
-  const found: Case[] = [
-    {
-      name: 'metastable-classes.yaml',
-      spec: example,
-      summary: 'μ = 100, m = 50, T = 100 ms (10/μ), k = (5, 5), high 12.5 %',
-    },
-  ];
-  const random = seededRandom(DRAW_SEED);
-  for (let draw = 0; found.length < (quick ? 2 : 5) && draw < 200; draw++) {
-    const candidate = drawnCase(draw, random);
-    const network = toNetworkModel(candidate.spec);
-    const capacity = network.services[0]?.capacity ?? 1;
-    const mf = meanField(network, capacity);
-    if (mf.tipping === undefined || mf.recovery === undefined) continue;
-    if (mf.recovery < 0.1 * capacity) continue;
-    found.push(candidate);
-  }
-  return found;
 }
 
 /** Where a ramp leaves a state: the mean load up and down, and the share of runs that do. */
@@ -388,7 +304,7 @@ function render(rows: readonly Row[], seconds: number): string {
 }
 
 const rows: Row[] = [];
-for (const item of await cases()) rows.push(measure(item));
+for (const item of await tippingCases(quick ? 2 : 5)) rows.push(measure(item));
 const text = render(rows, (performance.now() - started) / 1000);
 process.stdout.write(text);
 if (!quick) {
