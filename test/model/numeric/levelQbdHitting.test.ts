@@ -5,6 +5,7 @@ import {
   meanHittingTime,
 } from '../../../src/model/numeric/levelQbdHitting.js';
 import { seededRandom } from '../../../src/model/random.js';
+import { gauss } from './gauss.js';
 
 /** A birth–death chain as a one-phase QBD: births λ, deaths μ. */
 function birthDeath(lambda: number, mu: number, levels: number): LevelQbd {
@@ -15,30 +16,6 @@ function birthDeath(lambda: number, mu: number, levels: number): LevelQbd {
     down: () => Float64Array.of(mu),
     within: () => new Float64Array(1),
   };
-}
-
-/** Solves a x = b by Gaussian elimination with partial pivoting (dense, the test's own). */
-function gauss(a: number[][], b: number[]): number[] {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i] as number]);
-  for (let c = 0; c < n; c++) {
-    let best = c;
-    for (let r = c + 1; r < n; r++)
-      if (Math.abs(m[r]?.[c] as number) > Math.abs(m[best]?.[c] as number)) best = r;
-    [m[c], m[best]] = [m[best] as number[], m[c] as number[]];
-    for (let r = c + 1; r < n; r++) {
-      const f = (m[r]?.[c] as number) / (m[c]?.[c] as number);
-      for (let j = c; j <= n; j++)
-        (m[r] as number[])[j] = (m[r]?.[j] as number) - f * (m[c]?.[j] as number);
-    }
-  }
-  const x = new Array<number>(n).fill(0);
-  for (let i = n - 1; i >= 0; i--) {
-    let v = m[i]?.[n] as number;
-    for (let j = i + 1; j < n; j++) v -= (m[i]?.[j] as number) * (x[j] as number);
-    x[i] = v / (m[i]?.[i] as number);
-  }
-  return x;
 }
 
 describe('levelQbdHittingTimes', () => {

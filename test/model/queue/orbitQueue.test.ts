@@ -49,6 +49,16 @@ function both(c: Case) {
   return { exact, orbit };
 }
 
+/** Two classes on the flank: k = 3 and k = 1, different timeouts and backoffs. */
+const TWO_CLASSES = {
+  capacity: 120,
+  queue: 40,
+  classes: [
+    { arrivalRate: 30, retryLimit: 3, timeout: 3.2, meanBackoff: 0.1 },
+    { arrivalRate: 20, retryLimit: 1, timeout: 5, meanBackoff: 0.05 },
+  ],
+};
+
 describe('the orbit law of one service', () => {
   it('without retries is M/M/1/m with its sojourn tail, fixed or exponential timeouts', () => {
     const [lambda, mu, m, x] = [90, 100, 6, 3];
@@ -113,14 +123,7 @@ describe('the orbit law of one service', () => {
   });
 
   it('keeps its flows: successes and give-ups make every request', () => {
-    const figures = orbitQueue({
-      capacity: 120,
-      queue: 40,
-      classes: [
-        { arrivalRate: 30, retryLimit: 3, timeout: 3.2, meanBackoff: 0.1 },
-        { arrivalRate: 20, retryLimit: 1, timeout: 5, meanBackoff: 0.05 },
-      ],
-    });
+    const figures = orbitQueue(TWO_CLASSES);
     for (const entry of figures.classes) {
       const failPerAttempt =
         entry.attemptRejection + (1 - entry.attemptRejection) * entry.timeoutShare;
@@ -134,14 +137,7 @@ describe('the orbit law of one service', () => {
   });
 
   it("says how a window's failed share scatters: about R, by the orbit's swings", () => {
-    const figures = orbitQueue({
-      capacity: 120,
-      queue: 40,
-      classes: [
-        { arrivalRate: 30, retryLimit: 3, timeout: 3.2, meanBackoff: 0.1 },
-        { arrivalRate: 20, retryLimit: 1, timeout: 5, meanBackoff: 0.05 },
-      ],
-    });
+    const figures = orbitQueue(TWO_CLASSES);
     const mode = figures.modes[0];
     figures.classes.forEach((entry, p) => {
       const scatter = mode?.failedShares[p];
