@@ -180,6 +180,10 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
               }),
           },
     );
+    // Each class's external requests per second, what its end-to-end figures are per.
+    const external = network.classes.map((_, p) =>
+      network.services.reduce((sum, service) => sum + (service.arrivals[p] ?? 0), 0),
+    );
     for (const { kind, services } of orbit.equilibria) {
       states.push({
         kind,
@@ -193,7 +197,7 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
           completion: services.map((x) => x.completion),
         },
         escapeSeconds: services.map((x) => x.escapeTime),
-        failedShares: services.map((x) => failedShareSwings(network, x)),
+        failedShares: services.map((x) => failedShareSwings(network, external, x)),
       });
     }
     ({ converged, iterations, residual } = orbit);
@@ -313,18 +317,19 @@ type ReportedState = {
 /**
  * Per class (by name), how one service's failed share swings in an orbit-law state and how much
  * the class's end-to-end rejection moves with it: requests entering per external request of the
- * class × the chance one succeeding there completes the rest of its path.
+ * class (`external`: each class's external requests per second) × the chance one succeeding
+ * there completes the rest of its path.
  */
 function failedShareSwings(
   network: NetworkModel,
+  external: readonly number[],
   state: OrbitServiceState,
 ): Record<string, FailedShareSwing> {
   return Object.fromEntries(
     network.classes.map((c, p) => {
-      let external = 0;
-      for (const service of network.services) external += service.arrivals[p] ?? 0;
       const swing = state.failedShares[p];
-      const endToEnd = external > 0 ? ((state.in[p] ?? 0) * (state.onward[p] ?? 0)) / external : 0;
+      const requests = external[p] ?? 0;
+      const endToEnd = requests > 0 ? ((state.in[p] ?? 0) * (state.onward[p] ?? 0)) / requests : 0;
       return [
         c.name,
         {

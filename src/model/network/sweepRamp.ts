@@ -131,8 +131,9 @@ function judgedWeights(
 
 /**
  * How one window of `state` reads: `requests` judged requests ending in it on average, failing
- * with the state's weighted end-to-end rejection, which scatters from window to window by each service's swing of its failed share (classes at one service swing
- * together, services independently), carried to end to end by its `endToEnd` weight.
+ * with the state's weighted end-to-end rejection, which scatters from window to window by each
+ * service's swing of its failed share (classes at one service swing together, services
+ * independently), carried to end to end by its `endToEnd` weight.
  */
 function windowOf(
   report: NetworkReport,

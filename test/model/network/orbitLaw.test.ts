@@ -117,6 +117,18 @@ describe('the orbit law in the analysis', () => {
     expect(report.endToEnd.users?.completion).toBeCloseTo((1 - ra) * (0.2 + 0.8 * (1 - rb)), 9);
   });
 
+  it("says how much each service's failed share moves the end-to-end rejection", () => {
+    // R = 1 − (1 − R_a)(0.2 + 0.8 (1 − R_b)): ∂R/∂R_a = 0.2 + 0.8 (1 − R_b), ∂R/∂R_b = 0.8 (1 − R_a).
+    const report = analyzeNetwork(routedPair(0.8), { law: 'orbit' });
+    const ra = report.services.a?.classes.users?.rejection ?? Number.NaN;
+    const rb = report.services.b?.classes.users?.rejection ?? Number.NaN;
+    const state = report.equilibria[0];
+    expect(state?.services.a?.failedShares?.users?.endToEnd).toBeCloseTo(0.2 + 0.8 * (1 - rb), 12);
+    expect(state?.services.b?.failedShares?.users?.endToEnd).toBeCloseTo(0.8 * (1 - ra), 12);
+    expect(state?.services.a?.failedShares?.users?.share).toBeCloseTo(ra, 4);
+    expect(state?.endToEnd.users?.requests).toBe(80);
+  });
+
   it('settles the flows of a routing cycle', () => {
     const report = analyzeNetwork(routedPair(0.6, 0.3), { law: 'orbit' });
     const inA = report.services.a?.classes.users?.in ?? Number.NaN;
