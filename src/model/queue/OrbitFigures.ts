@@ -21,6 +21,17 @@ export interface OrbitService {
    * @default 'auto'
    */
   readonly solver?: 'chain' | 'dispersed' | 'auto';
+  /**
+   * What the requests in the orbit are taken to be: `mean`, the orbit's mean mix of classes and
+   * retries used, the same at every level (default); `level`, at each level n the mix of requests
+   * that met level n's queue all along (each class's failure probability there, fresh and retry
+   * alike), so a crowded orbit holds requests deeper in their retries — the correlation between
+   * how congested the service is and how many tries its waiting requests have used, which the
+   * mean mix averages away (docs/model.md, "The orbit law": nearer the simulator with
+   * exponentially distributed timeouts, not with fixed ones).
+   * @default 'mean'
+   */
+  readonly mix?: 'mean' | 'level';
 }
 
 /** What the orbit law says of one class. */

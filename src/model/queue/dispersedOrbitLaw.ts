@@ -1,7 +1,7 @@
 import { mm1mQueueLaw } from '../phi/mm1m.js';
 import { netCountVariance } from './netCountVariance.js';
 import type { OrbitClass } from './OrbitClass.js';
-import type { OrbitMix } from './orbitMix.js';
+import { mixAt, type OrbitMix } from './orbitMix.js';
 
 /** What {@link dispersedOrbitLaw} needs of the service and of the orbit law's current pass. */
 export interface DispersedOrbitInput {
@@ -37,8 +37,6 @@ export function dispersedOrbitLaw(input: DispersedOrbitInput): {
   const classCount = classes.length;
   let freshTotal = 0;
   for (const entry of classes) freshTotal += Math.max(entry.arrivalRate, 0);
-  let perRequest = 0;
-  for (let p = 0; p < classCount; p++) perRequest += mix.rate[p] as number;
   const pi: Float64Array[] = [];
   const logLevel = new Float64Array(levels + 1);
   const births = new Float64Array(levels + 1);
@@ -51,6 +49,9 @@ export function dispersedOrbitLaw(input: DispersedOrbitInput): {
   const jump = new Float64Array(m + 1);
   let birth = 0;
   for (let n = 0; n <= levels; n++) {
+    const here = mixAt(mix, n);
+    let perRequest = 0;
+    for (let p = 0; p < classCount; p++) perRequest += here.rate[p] as number;
     const arrival = freshTotal + n * perRequest;
     const queueLaw = mm1mQueueLaw(arrival / mu, m);
     pi.push(queueLaw);
@@ -61,8 +62,8 @@ export function dispersedOrbitLaw(input: DispersedOrbitInput): {
         const entry = classes[p] as OrbitClass;
         const t = failAt(p, L);
         if (entry.retryLimit > 0 && entry.arrivalRate > 0) up += entry.arrivalRate * t;
-        const last = mix.last[p] as number;
-        down += n * (mix.rate[p] as number) * (1 - t + t * last);
+        const last = here.last[p] as number;
+        down += n * (here.rate[p] as number) * (1 - t + t * last);
       }
       upAt[L] = up;
       downAt[L] = down;

@@ -1,7 +1,7 @@
 import { birthDeathFluctuation } from '../numeric/birthDeathFluctuation.js';
 import type { LevelQbd } from '../numeric/levelQbd.js';
 import type { OrbitClass } from './OrbitClass.js';
-import type { OrbitMix } from './orbitMix.js';
+import { mixAt, type OrbitMix } from './orbitMix.js';
 
 /** What {@link orbitFailedShare} reads one state of the orbit law from. */
 export interface OrbitFailedShareInput {
@@ -57,14 +57,15 @@ export function orbitFailedShare(input: OrbitFailedShareInput): OrbitFailedShare
     mass[i] = pn;
     if (!(pn > 0)) continue;
     if (n < walk.levels) births[i] = levelBirthRate(walk, n, level, pn);
+    const here = mixAt(mix, n);
     classes.forEach((entry, p) => {
       let failing = 0;
       for (let L = 0; L < phases; L++) failing += ((level[L] as number) / pn) * failAt(p, L);
-      const retries = entry.retryLimit === 0 ? 0 : n * (mix.rate[p] as number);
+      const retries = entry.retryLimit === 0 ? 0 : n * (here.rate[p] as number);
       const g =
         entry.retryLimit === 0
           ? entry.arrivalRate * failing
-          : retries * (mix.last[p] as number) * failing;
+          : retries * (here.last[p] as number) * failing;
       (giveUps[p] as Float64Array)[i] = g;
       (endings[p] as Float64Array)[i] = g + (entry.arrivalRate + retries) * (1 - failing);
     });

@@ -4,6 +4,22 @@ import type { OrbitClass } from './OrbitClass.js';
 export interface OrbitMix {
   readonly rate: Float64Array;
   readonly last: Float64Array;
+  /**
+   * Per orbit level n, the mix of the requests in the orbit when it holds n (see
+   * {@link levelMixes}); levels past its end take its last, and without it every level takes
+   * the mean mix above.
+   */
+  readonly byLevel?: readonly { readonly rate: Float64Array; readonly last: Float64Array }[];
+}
+
+/** The mix at orbit level n (see {@link OrbitMix.byLevel}). */
+export function mixAt(
+  mix: OrbitMix,
+  n: number,
+): { readonly rate: Float64Array; readonly last: Float64Array } {
+  const byLevel = mix.byLevel;
+  if (byLevel === undefined || byLevel.length === 0) return mix;
+  return byLevel[Math.min(n, byLevel.length - 1)] as OrbitMix;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { OrbitClass } from './OrbitClass.js';
 import type { OrbitClassFigures, OrbitFigures, OrbitMode, OrbitService } from './OrbitFigures.js';
 import { orbitFailedShare } from './orbitFailedShare.js';
 import { levelMarginal, massOf, metastableTrough, peakOf } from './orbitMarginal.js';
-import { backoffOf, type OrbitMix, orbitMix } from './orbitMix.js';
+import { backoffOf, mixAt, type OrbitMix, orbitMix } from './orbitMix.js';
 import { lastsAsState, orbitTurnover } from './orbitTurnover.js';
 
 /**
@@ -53,6 +53,9 @@ const FIRST_CUT = 16;
 /** A cut chain whose top tenth holds less than this has confined itself below the cut. */
 const CONFINED_TOP_MASS = 1e-6;
 
+/** Passes of the per-level mix (`mix: 'level'`) at most, and the change that ends them. */
+const MAX_LEVEL_MIX_PASSES = 30;
+const LEVEL_MIX_TOLERANCE = 1e-6;
 /** Iterations of the orbit's mix at most. */
 const MAX_MIX_ITERATIONS = 30;
 /**
@@ -267,6 +270,21 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
       if (retrying && !cut) levels = Math.max(levels >= 64 ? usedLevels(result.pi) : levels, 32);
     }
     if (result === undefined) throw new Error('unreachable');
+    // The mix per level (`mix: 'level'`): from the mean mix's law, each level's own mix, solved
+    // again until no level that holds mass changes its mix by more than LEVEL_MIX_TOLERANCE.
+    if (service.mix === 'level' && retrying) {
+      let before: readonly OrbitMix[] | undefined;
+      for (let pass = 0; pass < MAX_LEVEL_MIX_PASSES; pass++) {
+        const byLevel = levelMixes(result.pi);
+        if (
+          before !== undefined &&
+          levelMixChange(before, byLevel, result.pi) < LEVEL_MIX_TOLERANCE
+        )
+          break;
+        result = solveAt(levels, { ...result.mix, byLevel });
+        before = byLevel;
+      }
+    }
     return { result, levels, iterations };
   }
 
@@ -343,6 +361,36 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
     return { ...figuresOf(pi, levels, mix), pi, mix };
   }
 
+  /**
+   * Per orbit level, the mix of a population of requests that met that level's queue all along:
+   * each class's failure probability at level n (the law's queue at that level), fresh and
+   * retry alike, made into a mix (`orbitMix`).
+   */
+  function levelMixes(pi: readonly Float64Array[]): OrbitMix[] {
+    const out: OrbitMix[] = [];
+    let previous: Float64Array | undefined;
+    for (let n = 0; n < pi.length; n++) {
+      const level = pi[n] as Float64Array;
+      let mass = 0;
+      for (const w of level) mass += w;
+      let fail: Float64Array;
+      if (mass > 0 && Number.isFinite(mass)) {
+        fail = new Float64Array(classCount);
+        for (let p = 0; p < classCount; p++) {
+          let f = 0;
+          for (let L = 0; L <= m; L++) f += ((level[L] as number) / mass) * failAt(p, L);
+          fail[p] = f;
+        }
+      } else {
+        // No mass to read the level's queue from (past the law's reach): the level below's.
+        fail = previous ?? Float64Array.from(classes, (_, p) => failAt(p, 0));
+      }
+      previous = fail;
+      out.push(orbitMix(classes, fail, fail));
+    }
+    return out;
+  }
+
   /** The chain's blocks on `levels` levels for the orbit's `mix`. */
   function chainOf(levels: number, mix: OrbitMix): LevelQbd {
     const size = phases * phases;
@@ -367,24 +415,30 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
         freshUp[m * phases + m] = (freshUp[m * phases + m] as number) + lambda;
     });
     // Per request in the orbit: retries that leave it (success, or a last try's failure) and
-    // retries that stay (a failure with retries left), by phase.
-    const leave = new Float64Array(size);
-    const stay = new Float64Array(size);
-    for (let p = 0; p < classCount; p++) {
-      const v = mix.rate[p] as number;
-      if (v <= 0) continue;
-      const last = mix.last[p] as number;
-      for (let L = 0; L <= m; L++) {
-        const to = L < m ? L + 1 : m;
-        const t = failAt(p, L);
-        // Success: leaves. Failure: the last try leaves (gives up), another stays.
-        leave[L * phases + to] = (leave[L * phases + to] as number) + v * (1 - t + t * last);
-        if (L < m) stay[L * phases + to] = (stay[L * phases + to] as number) + v * t * (1 - last);
+    // retries that stay (a failure with retries left), by phase — per level where the mix is.
+    const flowsAt = (n: number) => {
+      const leave = new Float64Array(size);
+      const stay = new Float64Array(size);
+      const here = mixAt(mix, n);
+      for (let p = 0; p < classCount; p++) {
+        const v = here.rate[p] as number;
+        if (v <= 0) continue;
+        const last = here.last[p] as number;
+        for (let L = 0; L <= m; L++) {
+          const to = L < m ? L + 1 : m;
+          const t = failAt(p, L);
+          // Success: leaves. Failure: the last try leaves (gives up), another stays.
+          leave[L * phases + to] = (leave[L * phases + to] as number) + v * (1 - t + t * last);
+          if (L < m) stay[L * phases + to] = (stay[L * phases + to] as number) + v * t * (1 - last);
+        }
       }
-    }
+      return { leave, stay };
+    };
+    const shared = mix.byLevel === undefined ? flowsAt(0) : undefined;
     const service = new Float64Array(size);
     for (let L = 1; L <= m; L++) service[L * phases + L - 1] = mu;
     const within = (n: number) => {
+      const { stay } = shared ?? flowsAt(n);
       const block = Float64Array.from(service);
       for (let k = 0; k < size; k++)
         block[k] = (block[k] as number) + (freshWithin[k] as number) + n * (stay[k] as number);
@@ -393,6 +447,7 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
     };
     const up = () => freshUp;
     const down = (n: number) => {
+      const { leave } = shared ?? flowsAt(n);
       const block = new Float64Array(size);
       for (let k = 0; k < size; k++) block[k] = n * (leave[k] as number);
       return block;
@@ -418,6 +473,8 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
     const retryRate = new Float64Array(classCount);
     const retryFailRate = new Float64Array(classCount);
     const retryRejected = new Float64Array(classCount);
+    // Per class: last tries failing (give-ups from the orbit), per second.
+    const retryGiveUps = new Float64Array(classCount);
     let meanOrbit = 0;
     let topMass = 0;
     const topFrom = Math.floor(levels * 0.9);
@@ -434,9 +491,11 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
           freshRate[p] = (freshRate[p] as number) + w * lambda;
           freshFailRate[p] = (freshFailRate[p] as number) + w * lambda * t;
           if (L === m) freshRejected[p] = (freshRejected[p] as number) + w * lambda;
-          const r = w * n * (mix.rate[p] as number);
+          const here = mixAt(mix, n);
+          const r = w * n * (here.rate[p] as number);
           retryRate[p] = (retryRate[p] as number) + r;
           retryFailRate[p] = (retryFailRate[p] as number) + r * t;
+          retryGiveUps[p] = (retryGiveUps[p] as number) + r * t * (here.last[p] as number);
           if (L === m) retryRejected[p] = (retryRejected[p] as number) + r;
         }
       }
@@ -453,7 +512,9 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
       const giveUps =
         entry.retryLimit === 0
           ? (freshFailRate[p] as number)
-          : (retryFailRate[p] as number) * (mix.last[p] as number);
+          : mix.byLevel === undefined
+            ? (retryFailRate[p] as number) * (mix.last[p] as number)
+            : (retryGiveUps[p] as number);
       return {
         // One side of a trough is not in balance on its own (flow crosses the trough), so a
         // storm's give-ups can pass its arrivals by a hair: R is capped at 1.
@@ -508,7 +569,26 @@ function fateTable(entry: OrbitClass, m: number): Float64Array {
   const table = new Float64Array(m);
   const x = entry.timeout;
   if (!(x > 0) || x === Number.POSITIVE_INFINITY) return table;
-  if (entry.timeoutLaw === 'exponential') {
+  if (entry.timeoutLaw === 'erlang' && (entry.timeoutStages ?? 1) > 1) {
+    // P(Erlang(r, r/x) < Erlang(L + 1, 1)): at least r timeout stages among the first r + L
+    // events of the race, each a timeout stage with chance b = (r/x)/(r/x + 1); the binomial
+    // terms in log space.
+    const r = entry.timeoutStages as number;
+    const logB = Math.log(r / x / (r / x + 1));
+    const logNotB = Math.log(1 / (r / x + 1));
+    for (let L = 0; L < m; L++) {
+      const events = r + L;
+      let below = 0;
+      let logChoose = 0;
+      for (let j = 0; j < r; j++) {
+        if (j > 0) logChoose += Math.log(events - j + 1) - Math.log(j);
+        below += Math.exp(logChoose + j * logB + (events - j) * logNotB);
+      }
+      table[L] = Math.min(Math.max(1 - below, 0), 1);
+    }
+    return table;
+  }
+  if (entry.timeoutLaw === 'exponential' || entry.timeoutLaw === 'erlang') {
     // P(Exp with mean x < Erlang(L + 1, 1)) = 1 − (x/(1 + x))^(L+1).
     const beat = x / (1 + x);
     let power = 1;
@@ -532,6 +612,34 @@ function fateTable(entry: OrbitClass, m: number): Float64Array {
   return table;
 }
 
+/**
+ * The largest change of a class's last-try share or retry rate (relative to the larger) between
+ * two per-level mixes, over the levels holding more than 1e-9 of the peak level's mass.
+ */
+function levelMixChange(
+  before: readonly OrbitMix[],
+  after: readonly OrbitMix[],
+  pi: readonly Float64Array[],
+): number {
+  const marginal = levelMarginal(pi);
+  let peak = 0;
+  for (const w of marginal) peak = Math.max(peak, w);
+  let most = 0;
+  after.forEach((here, n) => {
+    if (!((marginal[n] as number) > 1e-9 * peak)) return;
+    const was = mixAt({ rate: here.rate, last: here.last, byLevel: before }, n);
+    for (let p = 0; p < here.rate.length; p++) {
+      const rate = Math.max(here.rate[p] as number, was.rate[p] as number);
+      most = Math.max(
+        most,
+        Math.abs((here.last[p] as number) - (was.last[p] as number)),
+        rate > 0 ? Math.abs((here.rate[p] as number) - (was.rate[p] as number)) / rate : 0,
+      );
+    }
+  });
+  return most;
+}
+
 /** A first number of orbit levels: a few times the orbit a request would fill at worst. */
 function initialLevels(classes: readonly OrbitClass[]): number {
   let most = 0;
@@ -543,7 +651,17 @@ function initialLevels(classes: readonly OrbitClass[]): number {
 
 function checkService(service: Readonly<OrbitService>): void {
   checkRetryingService(service);
+  if (service.mix !== undefined && service.mix !== 'mean' && service.mix !== 'level') {
+    throw new RangeError(`mix should be 'mean' or 'level', got ${JSON.stringify(service.mix)}`);
+  }
   service.classes.forEach((entry, p) => {
+    const stages = entry.timeoutStages;
+    if (
+      entry.timeoutLaw === 'erlang' &&
+      !(stages === undefined || (Number.isInteger(stages) && stages >= 1))
+    ) {
+      throw new RangeError(`classes[${p}].timeoutStages should be an integer ≥ 1, got ${stages}`);
+    }
     const means = typeof entry.meanBackoff === 'number' ? [entry.meanBackoff] : entry.meanBackoff;
     if (means.length === 0 || !means.every((d) => Number.isFinite(d) && d > 0)) {
       throw new RangeError(
