@@ -27,51 +27,37 @@
  * 0.1). Fixed seeds: the same code prints the same. Progress goes to stderr.
  */
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
-import type { NetworkModel } from '../src/model/network/NetworkModel.js';
 import type { NetworkReport } from '../src/model/network/NetworkReport.js';
-import { runShares } from '../src/model/network/runShares.js';
 import { type OrbitFigures, orbitQueue } from '../src/model/queue/orbitQueue.js';
 import { seededRandom } from '../src/model/random.js';
 import { fixedTimeout, type TimeoutStrategy } from '../src/policy/timeouts/TimeoutStrategy.js';
 import { simulateNetwork } from '../src/sim/network/simulateNetwork.js';
 import { meanWithCi95 } from '../src/stats/confidence.js';
+import {
+  FLANK_BACKOFF_S,
+  FLANK_CLASSES,
+  FLANK_MU,
+  flankNetwork,
+  flankOrbitClasses,
+  runReading,
+} from './lib/flankPoint.js';
 
-const MU = 100;
-const BACKOFF_S = 0.1;
+const MU = FLANK_MU;
+const BACKOFF_S = FLANK_BACKOFF_S;
 const quick = process.argv.includes('--quick');
 const RHOS = quick ? [0.2, 0.3, 0.4, 0.5, 0.6] : [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6];
 const TIMEOUTS = [2, 3.5, 5];
 const RETRIES = quick ? [1, 5] : [1, 3, 5];
 const QUEUES = quick ? [10, 40] : [10, 40, 80];
-const CLASSES = ['gold', 'bronze'] as const;
+const CLASSES = FLANK_CLASSES;
 const RUNS = quick ? 8 : 24;
 const RUN = { duration: 300, warmup: 30 };
 const SEED = 2029;
 const exponential = process.argv.includes('exponential');
 const TIMEOUT_LAW = exponential ? 'exponential' : 'fixed';
 
-function network(rho: number, x: number, k: number, m: number): NetworkModel {
-  const limits = [k, k - 1];
-  return {
-    classes: CLASSES.map((name, p) => ({
-      name,
-      retryLimit: limits[p] as number,
-      meanBackoffs: [BACKOFF_S],
-    })),
-    services: [
-      {
-        name: 'api',
-        capacity: MU,
-        queue: m,
-        model: 'mm1m',
-        arrivals: [(rho * MU) / 2, (rho * MU) / 2],
-        retryLimits: limits,
-        routes: [],
-        timeouts: [x / MU, x / MU],
-      },
-    ],
-  };
-}
+const network = (rho: number, x: number, k: number, m: number) =>
+  flankNetwork(rho, x, k, m, { timeouts: true });
 
 /** Per class, the rejection of each state the report lists. */
 const statesOf = (report: NetworkReport, name: string) =>
@@ -80,14 +66,17 @@ const statesOf = (report: NetworkReport, name: string) =>
 /** A run's expected rejection per the report: its one state, or two weighted by escape times. */
 function runPrediction(report: NetworkReport, name: string): number {
   const [healthy, storm] = report.equilibria;
-  const rh = healthy?.endToEnd[name]?.rejection ?? Number.NaN;
-  if (storm === undefined) return rh;
-  const rs = storm.endToEnd[name]?.rejection ?? Number.NaN;
-  const th = healthy?.services.api?.escapeSeconds;
-  const ts = storm.services.api?.escapeSeconds;
-  if (th === undefined) return rh;
-  const shares = runShares(th, ts ?? Number.POSITIVE_INFINITY, RUN.warmup, RUN.duration);
-  return shares.healthy * rh + shares.storm * rs;
+  return runReading(
+    healthy?.endToEnd[name]?.rejection ?? Number.NaN,
+    storm === undefined
+      ? undefined
+      : {
+          figure: storm.endToEnd[name]?.rejection ?? Number.NaN,
+          escape: storm.services.api?.escapeSeconds,
+        },
+    healthy?.services.api?.escapeSeconds,
+    { from: RUN.warmup, to: RUN.duration },
+  );
 }
 
 /** The orbit law of the point solved directly, its mix `mean` or per `level`. */
@@ -96,13 +85,7 @@ function orbitOf(rho: number, x: number, k: number, m: number, mix: 'mean' | 'le
     capacity: MU,
     queue: m,
     mix,
-    classes: [k, k - 1].map((retryLimit) => ({
-      arrivalRate: (rho * MU) / 2,
-      retryLimit,
-      timeout: x,
-      timeoutLaw: TIMEOUT_LAW,
-      meanBackoff: BACKOFF_S,
-    })),
+    classes: flankOrbitClasses(rho, x, k, { timeoutLaw: TIMEOUT_LAW }),
   });
 }
 
@@ -113,18 +96,14 @@ const orbitStatesOf = (figures: OrbitFigures, p: number) =>
 /** {@link runPrediction} from the law's own figures. */
 function orbitRunPrediction(figures: OrbitFigures, p: number): number {
   const [healthy, storm] = figures.modes;
-  const rh = healthy?.classes[p]?.requestRejection ?? Number.NaN;
-  if (storm === undefined) return rh;
-  const rs = storm.classes[p]?.requestRejection ?? Number.NaN;
-  const th = healthy?.escapeTime;
-  if (th === undefined) return rh;
-  const shares = runShares(
-    th,
-    storm.escapeTime ?? Number.POSITIVE_INFINITY,
-    RUN.warmup,
-    RUN.duration,
+  return runReading(
+    healthy?.classes[p]?.requestRejection ?? Number.NaN,
+    storm === undefined
+      ? undefined
+      : { figure: storm.classes[p]?.requestRejection ?? Number.NaN, escape: storm.escapeTime },
+    healthy?.escapeTime,
+    { from: RUN.warmup, to: RUN.duration },
   );
-  return shares.healthy * rh + shares.storm * rs;
 }
 
 /** The clients' per-try timeout x/μ: fixed, or exponential with that mean from `random`. */

@@ -12,14 +12,21 @@
  * same code prints the same. Progress goes to stderr.
  */
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
-import { type OrbitClass, orbitQueue } from '../src/model/queue/orbitQueue.js';
+import { orbitQueue } from '../src/model/queue/orbitQueue.js';
 import { seededRandom } from '../src/model/random.js';
 import { fixedTimeout, type TimeoutStrategy } from '../src/policy/timeouts/TimeoutStrategy.js';
 import { simulateNetwork } from '../src/sim/network/simulateNetwork.js';
 import { meanWithCi95 } from '../src/stats/confidence.js';
+import {
+  FLANK_BACKOFF_S,
+  FLANK_CLASSES,
+  FLANK_MU,
+  flankNetwork,
+  flankOrbitClasses,
+} from './lib/flankPoint.js';
 
-const MU = 100;
-const BACKOFF_S = 0.1;
+const MU = FLANK_MU;
+const BACKOFF_S = FLANK_BACKOFF_S;
 const RUNS = 48;
 const RUN = { duration: 300, warmup: 30 };
 const SEED = 2037;
@@ -33,7 +40,7 @@ const POINTS = [
 ] as const;
 /** Erlang stages of the timeout; `fixed` last. */
 const SHAPES = [1, 2, 8, 'fixed'] as const;
-const CLASSES = ['gold', 'bronze'] as const;
+const CLASSES = FLANK_CLASSES;
 
 type Shape = (typeof SHAPES)[number];
 
@@ -60,42 +67,18 @@ function lawOf(
   shape: Shape,
   mix: 'mean' | 'level',
 ): number[] {
-  const classes = [k, k - 1].map(
-    (retryLimit): OrbitClass => ({
-      arrivalRate: (rho * MU) / 2,
-      retryLimit,
-      timeout: x,
-      meanBackoff: BACKOFF_S,
-      ...(shape === 'fixed'
-        ? { timeoutLaw: 'fixed' as const }
-        : { timeoutLaw: 'erlang' as const, timeoutStages: shape }),
-    }),
+  const classes = flankOrbitClasses(
+    rho,
+    x,
+    k,
+    shape === 'fixed' ? { timeoutLaw: 'fixed' } : { timeoutLaw: 'erlang', timeoutStages: shape },
   );
   const figures = orbitQueue({ capacity: MU, queue: m, classes, mix });
   return CLASSES.map((_, p) => figures.classes[p]?.requestRejection ?? Number.NaN);
 }
 
-function network(m: number, k: number, rho: number): NetworkModel {
-  const limits = [k, k - 1];
-  return {
-    classes: CLASSES.map((name, p) => ({
-      name,
-      retryLimit: limits[p] as number,
-      meanBackoffs: [BACKOFF_S],
-    })),
-    services: [
-      {
-        name: 'api',
-        capacity: MU,
-        queue: m,
-        model: 'mm1m',
-        arrivals: [(rho * MU) / 2, (rho * MU) / 2],
-        retryLimits: limits,
-        routes: [],
-      },
-    ],
-  };
-}
+const network = (m: number, k: number, rho: number) =>
+  flankNetwork(rho, 0, k, m, { timeouts: false });
 
 const lines: string[] = [];
 const gaps = new Map<string, number[]>();

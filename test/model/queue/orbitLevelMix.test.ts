@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { solveRetryQueue } from '../../../src/model/exact/retryQueueChain.js';
 import type { NetworkModel } from '../../../src/model/network/NetworkModel.js';
 import { type OrbitClass, orbitQueue } from '../../../src/model/queue/orbitQueue.js';
 import { seededRandom } from '../../../src/model/random.js';
 import { simulateNetwork } from '../../../src/sim/network/simulateNetwork.js';
 import { meanWithCi95 } from '../../../src/stats/confidence.js';
+import { exactAndOrbit, SMALL_EXACT_CASES } from './exactAndOrbit.js';
 
 /** M/M/1/m: the share of time with n present, ∝ ρ^n. */
 function mm1m(rho: number, m: number): number[] {
@@ -111,39 +111,8 @@ describe('the orbit law with a mix per level', () => {
   });
 
   it('stays within 0.01 of the exact chain on small cases', () => {
-    for (const c of [
-      { mu: 100, m: 3, classes: [{ l: 50, k: 2, T: 0.03, d: 0.1 }] },
-      {
-        mu: 100,
-        m: 2,
-        classes: [
-          { l: 25, k: 1, T: 0.03, d: 0.1 },
-          { l: 30, k: 1, T: 0.015, d: 0.2 },
-        ],
-      },
-    ]) {
-      const exact = solveRetryQueue({
-        capacity: c.mu,
-        queue: c.m,
-        classes: c.classes.map((x) => ({
-          arrivalRate: x.l,
-          retryLimit: x.k,
-          meanTimeout: x.T,
-          meanBackoff: x.d,
-        })),
-      });
-      const level = orbitQueue({
-        capacity: c.mu,
-        queue: c.m,
-        mix: 'level',
-        classes: c.classes.map((x) => ({
-          arrivalRate: x.l,
-          retryLimit: x.k,
-          timeout: c.mu * x.T,
-          timeoutLaw: 'exponential' as const,
-          meanBackoff: x.d,
-        })),
-      });
+    for (const c of SMALL_EXACT_CASES) {
+      const { exact, orbit: level } = exactAndOrbit(c, 'level');
       exact.classes.forEach((entry, p) => {
         const gap = Math.abs(entry.requestRejection - (level.classes[p]?.requestRejection ?? 0));
         expect(gap, JSON.stringify(c)).toBeLessThan(0.01);

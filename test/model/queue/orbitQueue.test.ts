@@ -1,52 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { solveRetryQueue } from '../../../src/model/exact/retryQueueChain.js';
 import { mm1mSojournTail } from '../../../src/model/queue/mm1mSojourn.js';
-import {
-  metastableTrough,
-  type OrbitClass,
-  orbitQueue,
-} from '../../../src/model/queue/orbitQueue.js';
+import { metastableTrough, orbitQueue } from '../../../src/model/queue/orbitQueue.js';
 import { lastsAsState, orbitTurnover } from '../../../src/model/queue/orbitTurnover.js';
+import { exactAndOrbit, SMALL_EXACT_CASES } from './exactAndOrbit.js';
 
 /** M/M/1/m: the share of time with n present, ∝ ρ^n. */
 function mm1m(rho: number, m: number): number[] {
   const weights = Array.from({ length: m + 1 }, (_, n) => rho ** n);
   const total = weights.reduce((sum, w) => sum + w, 0);
   return weights.map((w) => w / total);
-}
-
-interface Case {
-  readonly mu: number;
-  readonly m: number;
-  readonly classes: readonly { l: number; k: number; T: number; d: number }[];
-}
-
-/** The orbit law and the exact chain on one case, both with exponential timeouts. */
-function both(c: Case) {
-  const exact = solveRetryQueue({
-    capacity: c.mu,
-    queue: c.m,
-    classes: c.classes.map((x) => ({
-      arrivalRate: x.l,
-      retryLimit: x.k,
-      meanTimeout: x.T,
-      meanBackoff: x.d,
-    })),
-  });
-  const orbit = orbitQueue({
-    capacity: c.mu,
-    queue: c.m,
-    classes: c.classes.map(
-      (x): OrbitClass => ({
-        arrivalRate: x.l,
-        retryLimit: x.k,
-        timeout: c.mu * x.T,
-        timeoutLaw: 'exponential',
-        meanBackoff: x.d,
-      }),
-    ),
-  });
-  return { exact, orbit };
 }
 
 /** Two classes on the flank: k = 3 and k = 1, different timeouts and backoffs. */
@@ -90,7 +52,11 @@ describe('the orbit law of one service', () => {
     // Its one approximation here: a request fated to time out enters the orbit at once, not as
     // its timeout fires.
     for (const l of [40, 60, 80]) {
-      const { exact, orbit } = both({ mu: 120, m: 4, classes: [{ l, k: 1, T: 0.027, d: 0.1 }] });
+      const { exact, orbit } = exactAndOrbit({
+        mu: 120,
+        m: 4,
+        classes: [{ l, k: 1, T: 0.027, d: 0.1 }],
+      });
       const gap = Math.abs(
         (exact.classes[0]?.requestRejection ?? 0) - (orbit.classes[0]?.requestRejection ?? 0),
       );
@@ -103,18 +69,8 @@ describe('the orbit law of one service', () => {
   });
 
   it('is within 0.01 of the exact chain with more retries and two classes', () => {
-    for (const c of [
-      { mu: 100, m: 3, classes: [{ l: 50, k: 2, T: 0.03, d: 0.1 }] },
-      {
-        mu: 100,
-        m: 2,
-        classes: [
-          { l: 25, k: 1, T: 0.03, d: 0.1 },
-          { l: 30, k: 1, T: 0.015, d: 0.2 },
-        ],
-      },
-    ]) {
-      const { exact, orbit } = both(c);
+    for (const c of SMALL_EXACT_CASES) {
+      const { exact, orbit } = exactAndOrbit(c);
       exact.classes.forEach((entry, p) => {
         const gap = Math.abs(entry.requestRejection - (orbit.classes[p]?.requestRejection ?? 0));
         expect(gap, JSON.stringify(c)).toBeLessThan(0.01);
