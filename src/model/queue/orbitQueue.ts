@@ -6,6 +6,8 @@ import { dispersedOrbitLaw } from './dispersedOrbitLaw.js';
 import type { OrbitClass } from './OrbitClass.js';
 import type { OrbitClassFigures, OrbitFigures, OrbitMode, OrbitService } from './OrbitFigures.js';
 import { orbitFailedShare } from './orbitFailedShare.js';
+import { fateTable } from './orbitFates.js';
+import { levelMixChange, levelMixes } from './orbitLevelMix.js';
 import { levelMarginal, massOf, metastableTrough, peakOf } from './orbitMarginal.js';
 import { backoffOf, mixAt, type OrbitMix, orbitMix } from './orbitMix.js';
 import { lastsAsState, orbitTurnover } from './orbitTurnover.js';
@@ -275,7 +277,7 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
     if (service.mix === 'level' && retrying) {
       let before: readonly OrbitMix[] | undefined;
       for (let pass = 0; pass < MAX_LEVEL_MIX_PASSES; pass++) {
-        const byLevel = levelMixes(result.pi);
+        const byLevel = levelMixes(result.pi, classes, failAt);
         if (
           before !== undefined &&
           levelMixChange(before, byLevel, result.pi) < LEVEL_MIX_TOLERANCE
@@ -359,36 +361,6 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
     }
     const { pi } = solveLevelQbd(chainOf(levels, mix));
     return { ...figuresOf(pi, levels, mix), pi, mix };
-  }
-
-  /**
-   * Per orbit level, the mix of a population of requests that met that level's queue all along:
-   * each class's failure probability at level n (the law's queue at that level), fresh and
-   * retry alike, made into a mix (`orbitMix`).
-   */
-  function levelMixes(pi: readonly Float64Array[]): OrbitMix[] {
-    const out: OrbitMix[] = [];
-    let previous: Float64Array | undefined;
-    for (let n = 0; n < pi.length; n++) {
-      const level = pi[n] as Float64Array;
-      let mass = 0;
-      for (const w of level) mass += w;
-      let fail: Float64Array;
-      if (mass > 0 && Number.isFinite(mass)) {
-        fail = new Float64Array(classCount);
-        for (let p = 0; p < classCount; p++) {
-          let f = 0;
-          for (let L = 0; L <= m; L++) f += ((level[L] as number) / mass) * failAt(p, L);
-          fail[p] = f;
-        }
-      } else {
-        // No mass to read the level's queue from (past the law's reach): the level below's.
-        fail = previous ?? Float64Array.from(classes, (_, p) => failAt(p, 0));
-      }
-      previous = fail;
-      out.push(orbitMix(classes, fail, fail));
-    }
-    return out;
   }
 
   /** The chain's blocks on `levels` levels for the orbit's `mix`. */
@@ -562,82 +534,6 @@ function usedLevels(pi: readonly Float64Array[]): number {
     if (w > 1e-30 * peak) last = n;
   });
   return Math.min(pi.length - 1, Math.ceil(last * 1.25) + 16);
-}
-
-/** θ_p(L) for L = 0 … m − 1. */
-function fateTable(entry: OrbitClass, m: number): Float64Array {
-  const table = new Float64Array(m);
-  const x = entry.timeout;
-  if (!(x > 0) || x === Number.POSITIVE_INFINITY) return table;
-  if (entry.timeoutLaw === 'erlang' && (entry.timeoutStages ?? 1) > 1) {
-    // P(Erlang(r, r/x) < Erlang(L + 1, 1)): at least r timeout stages among the first r + L
-    // events of the race, each a timeout stage with chance b = (r/x)/(r/x + 1); the binomial
-    // terms in log space.
-    const r = entry.timeoutStages as number;
-    const logB = Math.log(r / x / (r / x + 1));
-    const logNotB = Math.log(1 / (r / x + 1));
-    for (let L = 0; L < m; L++) {
-      const events = r + L;
-      let below = 0;
-      let logChoose = 0;
-      for (let j = 0; j < r; j++) {
-        if (j > 0) logChoose += Math.log(events - j + 1) - Math.log(j);
-        below += Math.exp(logChoose + j * logB + (events - j) * logNotB);
-      }
-      table[L] = Math.min(Math.max(1 - below, 0), 1);
-    }
-    return table;
-  }
-  if (entry.timeoutLaw === 'exponential' || entry.timeoutLaw === 'erlang') {
-    // P(Exp with mean x < Erlang(L + 1, 1)) = 1 − (x/(1 + x))^(L+1).
-    const beat = x / (1 + x);
-    let power = 1;
-    for (let L = 0; L < m; L++) {
-      power *= beat;
-      table[L] = 1 - power;
-    }
-    return table;
-  }
-  // P(Poisson(x) ≤ L), the Poisson terms in log space.
-  const logX = Math.log(x);
-  let logTerm = -x;
-  let cdf = Math.exp(logTerm);
-  for (let L = 0; L < m; L++) {
-    if (L > 0) {
-      logTerm += logX - Math.log(L);
-      cdf += Math.exp(logTerm);
-    }
-    table[L] = Math.min(cdf, 1);
-  }
-  return table;
-}
-
-/**
- * The largest change of a class's last-try share or retry rate (relative to the larger) between
- * two per-level mixes, over the levels holding more than 1e-9 of the peak level's mass.
- */
-function levelMixChange(
-  before: readonly OrbitMix[],
-  after: readonly OrbitMix[],
-  pi: readonly Float64Array[],
-): number {
-  const marginal = levelMarginal(pi);
-  let peak = 0;
-  for (const w of marginal) peak = Math.max(peak, w);
-  let most = 0;
-  after.forEach((here, n) => {
-    if (!((marginal[n] as number) > 1e-9 * peak)) return;
-    const was = mixAt({ rate: here.rate, last: here.last, byLevel: before }, n);
-    for (let p = 0; p < here.rate.length; p++) {
-      const rate = Math.max(here.rate[p] as number, was.rate[p] as number);
-      most = Math.max(
-        most,
-        Math.abs((here.last[p] as number) - (was.last[p] as number)),
-        rate > 0 ? Math.abs((here.rate[p] as number) - (was.rate[p] as number)) / rate : 0,
-      );
-    }
-  });
-  return most;
 }
 
 /** A first number of orbit levels: a few times the orbit a request would fill at worst. */
