@@ -1,6 +1,6 @@
 import type { OrbitClass } from './OrbitClass.js';
 import { levelMarginal } from './orbitMarginal.js';
-import { mixAt, type OrbitMix, orbitMix } from './orbitMix.js';
+import { type OrbitMix, orbitMix } from './orbitMix.js';
 
 /**
  * The orbit's mix per level (`orbitQueue`'s `mix: 'level'`, docs/model.md "The orbit law"): at
@@ -53,7 +53,7 @@ export function levelMixChange(
   let most = 0;
   after.forEach((here, n) => {
     if (!((marginal[n] as number) > 1e-9 * peak)) return;
-    const was = mixAt({ rate: here.rate, last: here.last, byLevel: before }, n);
+    const was = before[Math.min(n, before.length - 1)] as OrbitMix;
     for (let p = 0; p < here.rate.length; p++) {
       const rate = Math.max(here.rate[p] as number, was.rate[p] as number);
       most = Math.max(
