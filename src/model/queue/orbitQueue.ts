@@ -407,10 +407,22 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
       return { leave, stay };
     };
     const shared = mix.byLevel === undefined ? flowsAt(0) : undefined;
+    // Per level: the blocks are read down(n) then within(n) (`qbdBlocks`), so the last level's
+    // flows are kept for the second.
+    let lastLevel = -1;
+    let lastFlows: ReturnType<typeof flowsAt> | undefined;
+    const flowsOf = (n: number) => {
+      if (shared !== undefined) return shared;
+      if (n !== lastLevel || lastFlows === undefined) {
+        lastFlows = flowsAt(n);
+        lastLevel = n;
+      }
+      return lastFlows;
+    };
     const service = new Float64Array(size);
     for (let L = 1; L <= m; L++) service[L * phases + L - 1] = mu;
     const within = (n: number) => {
-      const { stay } = shared ?? flowsAt(n);
+      const { stay } = flowsOf(n);
       const block = Float64Array.from(service);
       for (let k = 0; k < size; k++)
         block[k] = (block[k] as number) + (freshWithin[k] as number) + n * (stay[k] as number);
@@ -419,7 +431,7 @@ export function orbitQueue(service: Readonly<OrbitService>): OrbitFigures {
     };
     const up = () => freshUp;
     const down = (n: number) => {
-      const { leave } = shared ?? flowsAt(n);
+      const { leave } = flowsOf(n);
       const block = new Float64Array(size);
       for (let k = 0; k < size; k++) block[k] = n * (leave[k] as number);
       return block;
