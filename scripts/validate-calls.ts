@@ -36,6 +36,7 @@ import {
   rejectionAtS,
   SIZE_RANGE,
 } from './lib/callCases.js';
+import { followUpSection } from './lib/followUpSection.js';
 import {
   nearestEquilibriumByServices,
   type RunSet,
@@ -195,6 +196,8 @@ interface Outcome {
   readonly fromSimulatedSConverged: boolean;
   /** Chains: the main figures with the `mm1m` law at every hop instead of `mixed`. */
   readonly mm1m?: NetworkReport;
+  /** Generated networks: the analysis with follow-up calls, and its seconds. */
+  readonly followUps?: { readonly report: NetworkReport; readonly seconds: number };
   /** Per run: the equilibrium its measured window matched, and its first and last windows'. */
   readonly matches: readonly {
     readonly whole: StateMatch;
@@ -276,6 +279,13 @@ cases.forEach((c, index) => {
       };
     })(),
     ...(c.group === 'chain' ? { mm1m: analyzeNetwork(withLaw(c.network, 'mm1m')) } : {}),
+    ...(c.group === 'chain'
+      ? {}
+      : (() => {
+          const start = performance.now();
+          const followed = analyzeNetwork({ ...c.network, followUps: true });
+          return { followUps: { report: followed, seconds: (performance.now() - start) / 1000 } };
+        })()),
     analysisSeconds: (t1 - t0) / 1000,
     simulated,
     simulationSeconds: (t2 - t1) / 1000,
@@ -424,6 +434,7 @@ const csv = [
     'relaxedFromSimulatedS',
     'relaxedFromSimulatedSConverged',
     'analysisMm1m',
+    'analysisFollowUps',
     'replications',
     'warmupS',
     'durationS',
@@ -460,6 +471,7 @@ const csv = [
       r.o.fromSimulatedS[r.cls] ?? '',
       r.o.fromSimulatedSConverged ? 'yes' : 'no',
       r.o.mm1m?.endToEnd[r.cls]?.rejection ?? '',
+      r.o.followUps?.report.endToEnd[r.cls]?.rejection ?? '',
       r.o.c.run.replications,
       r.o.c.run.warmup,
       r.o.c.run.duration,
@@ -743,6 +755,26 @@ for (const o of byGroup('chain')) {
   }
 }
 md.push('');
+
+md.push(
+  ...followUpSection(
+    outcomes.flatMap((o) =>
+      o.followUps === undefined
+        ? []
+        : [
+            {
+              id: o.c.id,
+              classes: o.c.network.classes.map((cls) => cls.name),
+              report: o.report,
+              followUps: o.followUps.report,
+              followUpSeconds: o.followUps.seconds,
+              simulated: o.simulated.rejection,
+            },
+          ],
+    ),
+    TARGET,
+  ),
+);
 
 // Every figure.
 md.push('## Every figure, by group', '');

@@ -32,6 +32,11 @@ export interface AnalyzeOptions extends NetworkSource {
   readonly retries?: Record<string, number>;
   /** A per-try timeout for every class at every hop, ms. */
   readonly timeout?: number;
+  /**
+   * Call graphs: read the next of a caller's sequential calls to a service without calls of its
+   * own as a follow-up, let in (`NetworkModel.followUps`; docs/model.md, "Follow-up calls").
+   */
+  readonly followUps?: boolean;
   /** `SERVICE.FIELD=FROM:TO:STEP`: one row per point and class. */
   readonly sweep?: string;
   /** Write the sweep as CSV to this file. */
@@ -86,11 +91,16 @@ export async function analyzeCommand(options: AnalyzeOptions): Promise<CommandOu
     await checkOutputPath(options.csv, '--csv');
   }
   const network = await loadNetwork(options);
-  const model = toNetworkModel(network, {
+  const parsed = toNetworkModel(network, {
     model: options.model,
     retries: options.retries,
     timeoutMs: options.timeout,
   });
+  if (options.followUps === true && parsed.mode !== 'calls')
+    throw new UsageError(
+      '--follow-ups: only for a call graph (services with calls or branches); this network routes',
+    );
+  const model = options.followUps === true ? { ...parsed, followUps: true } : parsed;
   const law = options.law ?? 'auto';
   if (law === 'orbit') {
     const refusal = orbitLawRefusal(model);
@@ -482,6 +492,10 @@ export function registerAnalyzeCommand(program: Command, emit: Emit): void {
         '--law <law>',
         'auto (default): orbit where it is measured nearer the simulator (per-try timeouts at mm1m or mixed services standing alone or routing, no routing cycle), mean-field elsewhere; mean-field: the queue at the mean load; orbit: the requests waiting to retry and the queue as one Markov chain, which keeps the retry load’s swing (not call graphs yet; docs/model.md)',
       ).choices(LAW_CHOICES),
+    )
+    .option(
+      '--follow-ups',
+      'call graphs: the next of sequential calls to a service without calls of its own comes as the one before is back, and is let in (nearer the simulator where such services saturate; docs/model.md, "Follow-up calls")',
     )
     .option('--sweep <spec>', "vary one arrival rate or capacity, e.g. 'frontend.low=50:250:25'")
     .option('--csv <file>', 'with --sweep: also write the rows as CSV to this file')

@@ -15,6 +15,13 @@ export interface NetworkModel {
    * mode). Default `routing`.
    */
   readonly mode?: 'routing' | 'calls';
+  /**
+   * Call-graph mode: read the next of a caller's sequential calls to a service that makes no
+   * calls of its own (and has no per-try timeout) as a *follow-up*, sent the moment the call
+   * before came back — let in, as the queue is no fuller than that call left it
+   * (docs/model.md, "Follow-up calls"). Default false: every attempt is rejected alike.
+   */
+  readonly followUps?: boolean;
 }
 
 /** A priority class. */

@@ -40,6 +40,8 @@ export interface CallPlan {
   readonly callTo: Int32Array;
   readonly callCount: Int32Array;
   readonly callParallel: Uint8Array;
+  /** Whether follow-up calls are read as such (`NetworkModel.followUps`). */
+  readonly followUps: boolean;
 }
 
 /**
@@ -114,5 +116,6 @@ export function compileCallPlan(network: NetworkModel): CallPlan {
     callTo: Int32Array.from(callTo),
     callCount: Int32Array.from(callCount),
     callParallel: Uint8Array.from(callParallel),
+    followUps: network.followUps === true,
   };
 }

@@ -1,5 +1,7 @@
+import { freshRejection } from '../phi/followUps.js';
 import { mm1mMeanSojourn, mm1mSojournTail } from '../queue/mm1mSojourn.js';
 import {
+  attemptsPerRequestAt,
   hopSuccess,
   type TimedServiceLoad,
   timedLoadResidual,
@@ -43,6 +45,20 @@ export class CallSweep {
   readonly attemptsPerCall: Float64Array;
   /** Per cell: calls per second arriving. */
   readonly callsIn: Float64Array;
+  /**
+   * Per cell: the calls of {@link callsIn} that are *follow-ups* — the next of a caller's
+   * sequential calls to a service that makes no calls of its own, sent the moment the one before
+   * came back (docs/model.md, "Follow-up calls"). Only at {@link followed} services, else 0.
+   */
+  readonly followCalls: Float64Array;
+  /**
+   * Per service, with `followUps` (`NetworkModel.followUps`): whether callers send it
+   * follow-ups — it makes no calls, no call to it has a per-try timeout, and some caller calls
+   * it n ≥ 2 times in a row (or in two sequential calls of one run). There `s` is π, the
+   * rejection of a *fresh* attempt (first calls, retries, other callers), and
+   * {@link attemptRejection} that of every attempt. Elsewhere both are φ_j(ρ_j).
+   */
+  readonly followed: Uint8Array;
   /** Per cell: mean duration of an accepted attempt's calls when they succeed, in seconds. */
   readonly callsTime: Float64Array;
   /** Per cell: mean duration of a call that succeeds first time (sojourn + its calls), seconds. */
@@ -64,6 +80,13 @@ export class CallSweep {
   private readonly localView: { -readonly [K in keyof TimedServiceLoad]: TimedServiceLoad[K] };
   /** h(ρ) of {@link localView}, made once: no closure or look-up per solve. */
   private readonly localResidual: (rho: number) => number;
+  /** Per call: its first call follows the call before it in the run (sequential, same service). */
+  private readonly callFollows: Uint8Array;
+  /** The law and the follow-ups' load ρ_f of the followed service being solved. */
+  private localPhi: (rho: number) => number;
+  private localFollowLoad = 0;
+  /** h(ρ) of a followed service (see {@link followedOfferedLoad}), made once. */
+  private readonly followedResidual: (rho: number) => number;
 
   constructor(plan: CallPlan) {
     this.plan = plan;
@@ -77,6 +100,7 @@ export class CallSweep {
     this.callSuccess = new Float64Array(cells).fill(1);
     this.attemptsPerCall = new Float64Array(cells).fill(1);
     this.callsIn = new Float64Array(cells);
+    this.followCalls = new Float64Array(cells);
     this.callsTime = new Float64Array(cells);
     this.callTime = new Float64Array(cells);
     this.timed = plan.timeout.some((x) => x > 0);
@@ -98,6 +122,11 @@ export class CallSweep {
     plan.timeout.forEach((x, cell) => {
       if (x > 0) this.timedService[Math.floor(cell / plan.classCount)] = 1;
     });
+    this.callFollows = new Uint8Array(plan.callTo.length);
+    this.followed = new Uint8Array(n);
+    if (plan.followUps) markFollowUps(plan, this.callFollows, this.followed, this.timedService);
+    this.localPhi = plan.phi[0] as (rho: number) => number;
+    this.followedResidual = (rho: number) => this.followedOfferedLoad(rho) - rho;
   }
 
   /**
@@ -116,6 +145,7 @@ export class CallSweep {
     const callsIn = this.callsIn;
     for (let cell = 0; cell < callsIn.length; cell++)
       callsIn[cell] = scale * (plan.external[cell] as number);
+    this.followCalls.fill(0);
     let change = 0;
     for (let t = 0; t < plan.topDown.length; t++) {
       const j = plan.topDown[t] as number;
@@ -174,6 +204,7 @@ export class CallSweep {
     this.bottomUp(false);
     for (let cell = 0; cell < this.callsIn.length; cell++)
       this.callsIn[cell] = scale * (plan.external[cell] as number);
+    this.followCalls.fill(0);
     for (let t = 0; t < plan.topDown.length; t++) {
       const j = plan.topDown[t] as number;
       let attempts = 0;
@@ -200,9 +231,40 @@ export class CallSweep {
     return most;
   }
 
-  /** Attempts per second at cell (calls × attempts per call). */
+  /**
+   * Attempts per second at cell: calls × attempts per call, a follow-up call one attempt (let
+   * in, and with no calls below it succeeds).
+   */
   attempts(cell: number): number {
-    return (this.callsIn[cell] as number) * (this.attemptsPerCall[cell] as number);
+    const calls = this.callsIn[cell] as number;
+    const follow = this.followCalls[cell] as number;
+    if (!(follow > 0)) return calls * (this.attemptsPerCall[cell] as number);
+    return (calls - follow) * (this.attemptsPerCall[cell] as number) + follow;
+  }
+
+  /** Calls per second at cell that succeed within the hop's retries (every follow-up does). */
+  callsOut(cell: number): number {
+    const calls = this.callsIn[cell] as number;
+    const follow = this.followCalls[cell] as number;
+    if (!(follow > 0)) return calls * (this.callSuccess[cell] as number);
+    return (calls - follow) * (this.callSuccess[cell] as number) + follow;
+  }
+
+  /**
+   * The share of every attempt at j that is rejected: s_j, or where follow-ups arrive (let in)
+   * π_j times the fresh attempts' share.
+   */
+  attemptRejection(j: number): number {
+    const s = this.s[j] as number;
+    if (!this.followed[j]) return s;
+    const P = this.plan.classCount;
+    let attempts = 0;
+    let follow = 0;
+    for (let p = 0; p < P; p++) {
+      attempts += this.attempts(j * P + p);
+      follow += this.followCalls[j * P + p] as number;
+    }
+    return attempts > 0 ? (s * (attempts - follow)) / attempts : s;
   }
 
   /** Children before parents: s, W, the call times, τ, q, S and A from the current ρ. */
@@ -226,7 +288,13 @@ export class CallSweep {
   private settle(j: number, rho: number): void {
     const plan = this.plan;
     const P = plan.classCount;
-    const s = rho === Number.POSITIVE_INFINITY ? 1 : (plan.phi[j] as (r: number) => number)(rho);
+    const phi = plan.phi[j] as (r: number) => number;
+    const s =
+      rho === Number.POSITIVE_INFINITY
+        ? 1
+        : this.followed[j]
+          ? freshRejection(phi, rho, this.followLoad(j))
+          : phi(rho);
     this.s[j] = s;
     this.rho[j] = rho;
     for (let p = 0; p < P; p++) this.settleCell(j, j * P + p, s, rho);
@@ -274,7 +342,38 @@ export class CallSweep {
     view.queue = this.plan.queue[j] as number;
     view.phi = this.plan.phi[j] as (r: number) => number;
     view.offset = j * this.plan.classCount;
-    return timedServiceLoadBy(view, start, this.localResidual);
+    if (!this.followed[j]) return timedServiceLoadBy(view, start, this.localResidual);
+    this.localPhi = view.phi;
+    this.localFollowLoad = this.followLoad(j);
+    return timedServiceLoadBy(view, start, this.followedResidual);
+  }
+
+  /** ρ_f of service j: its follow-up calls (one attempt each) per second over μ_j. */
+  private followLoad(j: number): number {
+    const P = this.plan.classCount;
+    let follow = 0;
+    for (let p = 0; p < P; p++) follow += this.followCalls[j * P + p] as number;
+    return follow / (this.plan.capacity[j] as number);
+  }
+
+  /**
+   * T(ρ) of the followed service in {@link localView} (no calls, no per-try timeout): a fresh
+   * attempt is rejected with π(ρ) (see {@link freshRejection}) and a fresh call makes
+   * A(1 − π) attempts, a follow-up call one.
+   */
+  private followedOfferedLoad(rho: number): number {
+    const view = this.localView;
+    const pi = freshRejection(this.localPhi, rho, this.localFollowLoad);
+    let attempts = 0;
+    for (let p = 0; p < view.classCount; p++) {
+      const cell = view.offset + p;
+      const calls = this.callsIn[cell] as number;
+      if (!(calls > 0)) continue;
+      const follow = this.followCalls[cell] as number;
+      const k = this.plan.retryLimit[cell] as number;
+      attempts += (calls - follow) * attemptsPerRequestAt(1 - pi, k) + follow;
+    }
+    return attempts / view.capacity;
   }
 
   /** W at cell: the probability that every call of an accepted attempt succeeds. */
@@ -298,7 +397,11 @@ export class CallSweep {
         const child = (plan.callTo[c] as number) * P + (cell % P);
         const n = plan.callCount[c] as number;
         const S = this.callSuccess[child] as number;
-        all *= n === 1 ? S : S ** n;
+        // Into a followed service, calls 2 … n (and a first right after a call there) are
+        // follow-ups, which succeed.
+        if (this.followed[plan.callTo[c] as number] && !plan.callParallel[c]) {
+          if (!this.callFollows[c]) all *= S;
+        } else all *= n === 1 ? S : S ** n;
       }
       if (plan.segmentIsBranch[seg]) {
         const probability = plan.segmentProbability[seg] as number;
@@ -360,7 +463,10 @@ export class CallSweep {
     if (plan.segmentCall[first] === plan.segmentCall[end]) return;
     const j = (cell - (cell % P)) / P;
     const p = cell % P;
-    let accepted = this.attempts(cell) * (1 - (this.s[j] as number));
+    const attempts = this.attempts(cell);
+    // Every fresh attempt is rejected with s_j; follow-ups are let in.
+    let accepted =
+      attempts - (this.s[j] as number) * (attempts - (this.followCalls[cell] as number));
     if (this.timed && (plan.timeout[cell] as number) > 0) {
       accepted *=
         1 -
@@ -392,9 +498,22 @@ export class CallSweep {
           flow *= group;
           continue;
         }
-        const child = (plan.callTo[c] as number) * P + p;
+        const to = plan.callTo[c] as number;
+        const child = to * P + p;
         const S = this.callSuccess[child] as number;
         const n = plan.callCount[c] as number;
+        if (this.followed[to]) {
+          // The first call (fresh unless it follows one to the same service) is made; once it
+          // succeeds the n − 1 others follow it and succeed.
+          const follows = this.callFollows[c] === 1;
+          const reach = follows ? 1 : S;
+          const follow = (follows ? 1 : 0) + (n - 1) * reach;
+          this.callsIn[child] = (this.callsIn[child] as number) + flow * (1 + (n - 1) * reach);
+          this.followCalls[child] = (this.followCalls[child] as number) + flow * follow;
+          flow *= reach;
+          c++;
+          continue;
+        }
         // n sequential calls: the r-th is made if the r − 1 before it succeeded.
         let made = 0;
         let reach = 1;
@@ -407,6 +526,36 @@ export class CallSweep {
         c++;
       }
       if (!plan.segmentIsBranch[seg]) alive = flow;
+    }
+  }
+}
+
+/**
+ * Marks the follow-ups (docs/model.md, "Follow-up calls"): a service is `followed` when it makes
+ * no calls, no call to it has a per-try timeout, and some run calls it sequentially n ≥ 2 times,
+ * or twice in a row; per call, `follows` says that its first call comes right after a
+ * sequential call to the same followed service.
+ */
+function markFollowUps(
+  plan: CallPlan,
+  follows: Uint8Array,
+  followed: Uint8Array,
+  timed: Uint8Array,
+): void {
+  const calls = new Uint8Array(plan.serviceCount);
+  for (let cell = 0; cell < plan.serviceCount * plan.classCount; cell++) {
+    const first = plan.segmentCall[plan.cellSegment[cell] as number] as number;
+    const end = plan.segmentCall[plan.cellSegment[cell + 1] as number] as number;
+    if (end > first) calls[Math.floor(cell / plan.classCount)] = 1;
+  }
+  const leaf = (j: number) => !calls[j] && !timed[j];
+  for (let seg = 0; seg + 1 < plan.segmentCall.length; seg++) {
+    const start = plan.segmentCall[seg] as number;
+    for (let c = start; c < (plan.segmentCall[seg + 1] as number); c++) {
+      const to = plan.callTo[c] as number;
+      if (plan.callParallel[c] || !leaf(to)) continue;
+      if (c > start && !plan.callParallel[c - 1] && plan.callTo[c - 1] === to) follows[c] = 1;
+      if (follows[c] || (plan.callCount[c] as number) >= 2) followed[to] = 1;
     }
   }
 }

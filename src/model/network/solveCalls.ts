@@ -54,11 +54,25 @@ export interface CallSolution {
   readonly attempts: number[][];
   /** Probability that one attempt at i succeeds: accepted, back in time, every call succeeds. */
   readonly attemptSuccess: number[][];
-  /** Probability that a call to i succeeds within its hop's retries. */
+  /**
+   * Probability that a call to i succeeds within its hop's retries (a fresh call: a request
+   * entering at i, or a first call to it).
+   */
   readonly callSuccess: number[][];
+  /**
+   * Calls per second to i that succeed within the hop's retries, follow-up calls (docs/model.md,
+   * "Follow-up calls") with their own success.
+   */
+  readonly callsOut: number[][];
   /** Probability that an accepted attempt at i outlives its caller's per-try timeout. */
   readonly timeoutProbability: number[][];
+  /**
+   * The solver's state per service: the attempt rejection s_j, or where follow-up calls arrive
+   * (docs/model.md, "Follow-up calls") π_j, the rejection of a fresh attempt.
+   */
   readonly s: number[];
+  /** The share of every attempt at i that is rejected (s_i where no follow-ups arrive). */
+  readonly attemptRejection: number[];
   /** Offered load per service, attempts / μ. */
   readonly rho: number[];
   readonly converged: boolean;
@@ -171,8 +185,12 @@ export function callSolution(
     attempts: table((cell) => sweep.attempts(cell)),
     attemptSuccess: table(sweep.attemptSuccess),
     callSuccess: table(sweep.callSuccess),
+    callsOut: table((cell) => sweep.callsOut(cell)),
     timeoutProbability: table(sweep.abandoned),
     s: Array.from(sweep.s),
+    attemptRejection: Array.from({ length: plan.serviceCount }, (_, j) =>
+      sweep.attemptRejection(j),
+    ),
     rho: Array.from(sweep.rho),
     converged: relaxation.converged,
     stable: relaxation.converged && relaxation.stable !== false,

@@ -18,8 +18,7 @@ import {
   settleCalls,
 } from '../../../src/model/network/relaxCalls.js';
 import { generateMuBench, scaleToBottleneck, toNetworkModel } from '../../../src/spec/index.js';
-import { phiReference } from '../reference.js';
-import { evaluateCalls } from './callGraphReference.js';
+import { evaluateCalls, fixedPointError } from './callGraphReference.js';
 
 /*
  * The rising load (`raiseLoad`) and the relaxation it steps with, on the networks where they used
@@ -27,21 +26,6 @@ import { evaluateCalls } from './callGraphReference.js';
  * point, checked here by a brute-force evaluation of the equations (callGraphReference.ts) and
  * the φ laws of test/model/reference.ts, not by the solver's own residual.
  */
-
-/** |s_j − φ_j(Σ_p Λ_j^p / μ_j)| at every service, the attempts recomputed by brute force. */
-function fixedPointError(network: NetworkModel, s: readonly number[]): number {
-  const reference = evaluateCalls(network, s);
-  let worst = 0;
-  network.services.forEach((service, j) => {
-    const phi = phiReference(
-      service.model,
-      (reference.load[j] as number) / service.capacity,
-      service.queue,
-    );
-    worst = Math.max(worst, Math.abs((s[j] as number) - phi));
-  });
-  return worst;
-}
 
 /** generateMuBench 8 services, seed 52, scaled to bottleneck ρ₀ = 1.2 × share, m ≥ 20. */
 function seed52(share: number): NetworkModel {

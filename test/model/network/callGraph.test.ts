@@ -9,7 +9,7 @@ import {
   solveCalls,
 } from '../../../src/model/index.js';
 import { expectClose, phiReference } from '../reference.js';
-import { evaluateCalls } from './callGraphReference.js';
+import { closureGaps, evaluateCalls } from './callGraphReference.js';
 
 /*
  * Hand-derived forms for a caller a (fluid, far below its capacity, so s_a = 0) whose accepted
@@ -242,16 +242,24 @@ describe('call graph: a → [b, c] with b overloaded and c idle', () => {
   it('n sequential calls stop at the first failure; n parallel calls are all made', () => {
     // a (k = 0) calls b n times. Sequential: the m-th call is made if the m − 1 before it
     // succeeded, Σ_{m<n} S_b^m calls per accepted attempt; parallel: n. The attempt succeeds
-    // with S_b^n either way.
+    // with S_b^n either way, and b accepts μ_b attempts per second (fluid, overloaded), its
+    // successes. With `followUps` and sequential calls (b makes none), once the first call
+    // succeeds the n − 1 others follow it the moment it is back (docs/model.md, "Follow-up
+    // calls") — let in, one attempt each, and they succeed: calls_b = γ (1 + (n − 1) S_b), a
+    // succeeds with S_b, and b's μ_b accepted attempts are the γ S_b first calls that got
+    // through and the γ (n − 1) S_b follow-ups: S_b = μ_b / (n γ) = 1 − π^(k_b + 1) for π a fresh
+    // attempt's rejection, and s over every attempt is the fluid 1 − μ_b/attempts.
     fc.assert(
       fc.property(
         fc.double({ min: 1.2, max: 10, noNaN: true }),
         fc.integer({ min: 1, max: 4 }),
         fc.integer({ min: 0, max: 3 }),
         fc.boolean(),
-        (overload, n, kb, parallel) => {
+        fc.boolean(),
+        (overload, n, kb, parallel, followUps) => {
           const gamma = 100;
           const network: NetworkModel = {
+            followUps,
             classes: oneClass(0),
             services: [
               fluidService('a', 1e6, [gamma], [0], { calls: [{ to: 1, n, parallel }] }),
@@ -261,20 +269,36 @@ describe('call graph: a → [b, c] with b overloaded and c idle', () => {
           const solution = solveCalls(network);
           const Sb = solution.callSuccess[1]?.[0] as number;
           const sb = solution.s[1] as number;
-          const perAttempt = parallel ? n : geometric(Sb, n - 1);
-          const inputs = { overload, n, kb, parallel, solution };
+          const inputs = { overload, n, kb, parallel, followUps, solution };
           expectClose(Sb, 1 - sb ** (kb + 1), { rel: 1e-12 }, inputs);
+          if (parallel || n === 1 || !followUps) {
+            expectClose(
+              solution.callsIn[1]?.[0] as number,
+              gamma * (parallel ? n : geometric(Sb, n - 1)),
+              { rel: 1e-12 },
+              inputs,
+            );
+            expectClose(solution.callSuccess[0]?.[0] as number, Sb ** n, { rel: 1e-12 }, inputs);
+            expectClose(
+              (solution.callsIn[1]?.[0] as number) * Sb,
+              gamma / overload,
+              { rel: 1e-9 },
+              inputs,
+            );
+            return;
+          }
+          expectClose(Sb, 1 / (n * overload), { rel: 1e-9 }, inputs);
           expectClose(
             solution.callsIn[1]?.[0] as number,
-            gamma * perAttempt,
+            gamma * (1 + (n - 1) * Sb),
             { rel: 1e-12 },
             inputs,
           );
-          expectClose(solution.callSuccess[0]?.[0] as number, Sb ** n, { rel: 1e-12 }, inputs);
-          // b accepts μ_b attempts per second (fluid, overloaded), which are its successes.
+          expectClose(solution.callSuccess[0]?.[0] as number, Sb, { rel: 1e-12 }, inputs);
+          const attempts = solution.attempts[1]?.[0] as number;
           expectClose(
-            (solution.callsIn[1]?.[0] as number) * Sb,
-            gamma / overload,
+            solution.attemptRejection[1] as number,
+            1 - gamma / overload / attempts,
             { rel: 1e-9 },
             inputs,
           );
@@ -403,6 +427,7 @@ const callGraphs = fc
     return fc.record({
       n: fc.constant(n),
       classCount: fc.constant(classCount),
+      followUps: fc.boolean(),
       entry: fc.array(fc.double({ min: 0.05, max: 2, noNaN: true }), exactly(classCount)),
       services: fc.array(
         fc.record({
@@ -433,7 +458,7 @@ const callGraphs = fc
       ),
     });
   })
-  .map(({ n, classCount, entry, services }): NetworkModel => {
+  .map(({ n, classCount, followUps, entry, services }): NetworkModel => {
     const toCall =
       (i: number) =>
       (c: {
@@ -449,6 +474,7 @@ const callGraphs = fc
       });
     return {
       mode: 'calls',
+      followUps,
       classes: Array.from({ length: classCount }, (_, p) => ({ name: `c${p}`, retryLimit: 1 })),
       services: services.map((s, i) => {
         const leaf = i === n - 1;
@@ -490,16 +516,15 @@ describe('call graph: random DAGs against a brute-force evaluation', () => {
         const rel = 1e-9;
         const inputs = { network, s: solution.s };
         expect(solution.converged, JSON.stringify(inputs)).toBe(true);
-        network.services.forEach((service, j) => {
+        const gaps = closureGaps(network, solution.s, (j, rho) => {
+          const service = network.services[j] as NetworkService;
+          return phiReference(service.model, rho, service.queue);
+        });
+        network.services.forEach((_, j) => {
           const s = solution.s[j] as number;
           expect(s, JSON.stringify(inputs)).toBeGreaterThanOrEqual(0);
           expect(s, JSON.stringify(inputs)).toBeLessThan(1);
-          const phi = phiReference(
-            service.model,
-            (reference.load[j] as number) / service.capacity,
-            service.queue,
-          );
-          expectClose(s, phi, { abs: rel }, { ...inputs, j });
+          expectClose(gaps[j] as number, 0, { abs: rel }, { ...inputs, j });
           network.classes.forEach((_, p) => {
             const at = { ...inputs, j, p };
             const pairs: [string, number[][], number[][]][] = [

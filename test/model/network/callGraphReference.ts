@@ -7,8 +7,15 @@
  * issued together (all of them, n times each), then one branch chosen with its probability (none
  * with the probability left over). The hop arithmetic uses sum forms:
  * A = Σ_{r≤k} (1 − q)^r, S = q·A.
+ *
+ * Follow-up calls (docs/model.md, "Follow-up calls"; with `followUps` only): a sequential call to
+ * a *followed* service —
+ * one that makes no calls, has no per-try timeout, and is called n ≥ 2 times in a row or twice in
+ * a row somewhere — made right after a call to the same service succeeded, is let in and
+ * succeeds: one attempt. At a followed service `s` is the rejection of a fresh attempt.
  */
 import type { NetworkCall, NetworkModel } from '../../../src/model/index.js';
+import { phiReference } from '../reference.js';
 
 /** What one accepted attempt's program does, in expectation. */
 export interface ProgramOutcome {
@@ -16,6 +23,8 @@ export interface ProgramOutcome {
   readonly success: number;
   /** Expected calls made to each service. */
   readonly calls: number[];
+  /** Of those, the follow-up calls. */
+  readonly follows: number[];
 }
 
 /** A hop's figures at one service and class. */
@@ -27,6 +36,8 @@ export interface CallReference {
   /** A: attempts per call. */
   readonly attemptsPerCall: number[][];
   readonly callsIn: number[][];
+  /** Of callsIn, the follow-up calls. */
+  readonly followIn: number[][];
   readonly attempts: number[][];
   /** Σ_p attempts, per service. */
   readonly load: number[];
@@ -52,14 +63,22 @@ function steps(calls: readonly NetworkCall[], p: number): NetworkCall[][] {
 function enumerate(
   groups: readonly NetworkCall[][],
   callSuccess: readonly number[],
-  done: (probability: number, made: readonly number[], succeeded: boolean) => void,
+  followed: readonly boolean[],
+  done: (
+    probability: number,
+    made: readonly number[],
+    follows: readonly number[],
+    succeeded: boolean,
+  ) => void,
   serviceCount: number,
 ): void {
   const made = new Array<number>(serviceCount).fill(0);
-  const runStep = (index: number, probability: number) => {
+  const follows = new Array<number>(serviceCount).fill(0);
+  // `before`: the service the call just before went to, sequentially and successfully (−1: none).
+  const runStep = (index: number, probability: number, before: number) => {
     if (probability === 0) return;
     if (index === groups.length) {
-      done(probability, made, true);
+      done(probability, made, follows, true);
       return;
     }
     const group = groups[index] as NetworkCall[];
@@ -72,8 +91,8 @@ function enumerate(
       const branch = (i: number, pr: number, allOk: boolean) => {
         if (pr === 0) return;
         if (i === singles.length) {
-          if (allOk) runStep(index + 1, pr);
-          else done(pr, made, false);
+          if (allOk) runStep(index + 1, pr, -1);
+          else done(pr, made, follows, false);
           return;
         }
         const ok = callSuccess[singles[i] as number] as number;
@@ -84,23 +103,60 @@ function enumerate(
       for (const to of singles) made[to] = (made[to] as number) - 1;
       return;
     }
-    // Sequential: stop at the first failure.
-    const sequential = (i: number, pr: number) => {
+    // Sequential: stop at the first failure; a follow-up cannot fail.
+    const sequential = (i: number, pr: number, last: number) => {
       if (pr === 0) return;
       if (i === singles.length) {
-        runStep(index + 1, pr);
+        runStep(index + 1, pr, last);
         return;
       }
       const to = singles[i] as number;
-      const ok = callSuccess[to] as number;
+      const follow = to === last && followed[to] === true;
       made[to] = (made[to] as number) + 1;
-      sequential(i + 1, pr * ok);
-      done(pr * (1 - ok), made, false);
+      if (follow) {
+        follows[to] = (follows[to] as number) + 1;
+        sequential(i + 1, pr, to);
+        follows[to] = (follows[to] as number) - 1;
+      } else {
+        const ok = callSuccess[to] as number;
+        sequential(i + 1, pr * ok, to);
+        done(pr * (1 - ok), made, follows, false);
+      }
       made[to] = (made[to] as number) - 1;
     };
-    sequential(0, probability);
+    sequential(0, probability, before);
   };
-  runStep(0, 1);
+  runStep(0, 1, -1);
+}
+
+/**
+ * The followed services: no calls of their own (any class), no per-try timeout, and called
+ * sequentially n ≥ 2 times in one entry, or by two sequential entries in a row.
+ */
+export function followedServices(network: NetworkModel): boolean[] {
+  if (network.followUps !== true) return network.services.map(() => false);
+  const lists = network.services.map((s) => [
+    s.calls ?? [],
+    ...(s.branches ?? []).map((b) => b.calls),
+  ]);
+  const leaf = network.services.map(
+    (s, j) =>
+      (lists[j] ?? []).every((list) => list.length === 0) &&
+      !(s.timeouts ?? []).some((x) => x !== undefined && x > 0),
+  );
+  const followed = network.services.map(() => false);
+  network.classes.forEach((_, p) => {
+    for (const list of lists.flat()) {
+      const mine = list.filter((c) => c.classIndex === undefined || c.classIndex === p);
+      mine.forEach((c, i) => {
+        if (c.parallel || !leaf[c.to]) return;
+        const previous = mine[i - 1];
+        if (c.n >= 2 || (previous !== undefined && !previous.parallel && previous.to === c.to))
+          followed[c.to] = true;
+      });
+    }
+  });
+  return followed;
 }
 
 /**
@@ -116,17 +172,23 @@ export function programOutcome(
   const n = network.services.length;
   const service = network.services[j];
   const calls = new Array<number>(n).fill(0);
+  const follows = new Array<number>(n).fill(0);
   let success = 0;
-  if (service === undefined) return { success, calls };
+  if (service === undefined) return { success, calls, follows };
+  const followed = followedServices(network);
   const main = steps(service.calls ?? [], p);
   const branches = service.branches ?? [];
   const leftover = 1 - branches.reduce((sum, b) => sum + b.p, 0);
   enumerate(
     main,
     callSuccess,
-    (probability, made, succeeded) => {
+    followed,
+    (probability, made, followMade, succeeded) => {
       made.forEach((m, c) => {
         calls[c] = (calls[c] as number) + probability * m;
+      });
+      followMade.forEach((m, c) => {
+        follows[c] = (follows[c] as number) + probability * m;
       });
       if (!succeeded) return;
       if (branches.length === 0) {
@@ -139,9 +201,13 @@ export function programOutcome(
         enumerate(
           steps(branch.calls, p),
           callSuccess,
-          (pr, madeInBranch, ok) => {
+          followed,
+          (pr, madeInBranch, followInBranch, ok) => {
             madeInBranch.forEach((m, c) => {
               calls[c] = (calls[c] as number) + probability * branch.p * pr * m;
+            });
+            followInBranch.forEach((m, c) => {
+              follows[c] = (follows[c] as number) + probability * branch.p * pr * m;
             });
             if (ok) success += probability * branch.p * pr;
           },
@@ -151,7 +217,7 @@ export function programOutcome(
     },
     n,
   );
-  return { success, calls };
+  return { success, calls, follows };
 }
 
 /** A topological order of the call graph by depth-first search (callers before callees). */
@@ -188,6 +254,7 @@ export function evaluateCalls(network: NetworkModel, s: readonly number[]): Call
   const callSuccess = table();
   const attemptsPerCall = table();
   const callsIn = table();
+  const followIn = table();
   const attempts = table();
   const outcomes: ProgramOutcome[][] = Array.from({ length: n }, () => []);
   const limit = (i: number, p: number) =>
@@ -206,15 +273,49 @@ export function evaluateCalls(network: NetworkModel, s: readonly number[]): Call
     }
     for (let i = 0; i < n; i++) (callsIn[i] as number[])[p] = network.services[i]?.arrivals[p] ?? 0;
     for (const j of order) {
-      const a =
-        ((callsIn[j] as number[])[p] as number) * ((attemptsPerCall[j] as number[])[p] as number);
+      const calls = (callsIn[j] as number[])[p] as number;
+      const follows = (followIn[j] as number[])[p] as number;
+      // A follow-up call: one attempt, let in.
+      const a = (calls - follows) * ((attemptsPerCall[j] as number[])[p] as number) + follows;
       (attempts[j] as number[])[p] = a;
-      const accepted = a * (1 - (s[j] as number));
+      const accepted = a - (s[j] as number) * (a - follows);
       outcomes[j]?.[p]?.calls.forEach((m, c) => {
         (callsIn[c] as number[])[p] = ((callsIn[c] as number[])[p] as number) + accepted * m;
+      });
+      outcomes[j]?.[p]?.follows.forEach((m, c) => {
+        (followIn[c] as number[])[p] = ((followIn[c] as number[])[p] as number) + accepted * m;
       });
     }
   }
   const load = attempts.map((row) => row.reduce((x, y) => x + y, 0));
-  return { attemptSuccess, callSuccess, attemptsPerCall, callsIn, attempts, load };
+  return { attemptSuccess, callSuccess, attemptsPerCall, callsIn, followIn, attempts, load };
+}
+
+/**
+ * How far s is from the model's closure at each service, the loads recomputed by
+ * {@link evaluateCalls}: |s_j − φ_j(ρ_j)|, and at a followed service, where s_j is a fresh
+ * attempt's rejection π, |π − φ_j(ρ_a + ρ_f/(1 − π))| (ρ_f: follow-ups per second over μ).
+ */
+export function closureGaps(
+  network: NetworkModel,
+  s: readonly number[],
+  phi: (j: number, rho: number) => number,
+): number[] {
+  const reference = evaluateCalls(network, s);
+  return network.services.map((service, j) => {
+    const pi = s[j] as number;
+    const rho = (reference.load[j] as number) / service.capacity;
+    const follow = (reference.followIn[j] ?? []).reduce((x, y) => x + y, 0) / service.capacity;
+    const at = follow > 0 ? rho - follow + follow / (1 - pi) : rho;
+    return Math.abs(pi - phi(j, at));
+  });
+}
+
+/** The largest of {@link closureGaps} with the reference laws (`phiReference`). */
+export function fixedPointError(network: NetworkModel, s: readonly number[]): number {
+  const gaps = closureGaps(network, s, (j, rho) => {
+    const service = network.services[j];
+    return service === undefined ? Number.NaN : phiReference(service.model, rho, service.queue);
+  });
+  return gaps.reduce((most, gap) => Math.max(most, gap), 0);
 }

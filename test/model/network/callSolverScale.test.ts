@@ -7,8 +7,7 @@ import {
   solveCalls,
 } from '../../../src/model/index.js';
 import { generateMuBench, scaleToBottleneck, toNetworkModel } from '../../../src/spec/index.js';
-import { phiReference } from '../reference.js';
-import { evaluateCalls } from './callGraphReference.js';
+import { fixedPointError } from './callGraphReference.js';
 
 const TWO_CLASSES = [
   { name: 'high', retryLimit: 5 },
@@ -28,21 +27,6 @@ function chain(length: number, load = 1): NetworkModel {
     calls: i < length - 1 ? [{ to: i + 1, n: 1 }] : [],
   }));
   return { mode: 'calls', classes: TWO_CLASSES, services };
-}
-
-/** |s_j − φ_j(Σ_p Λ_j^p / μ_j)| at every service, the attempts recomputed by brute force. */
-function fixedPointError(network: NetworkModel, s: readonly number[]): number {
-  const reference = evaluateCalls(network, s);
-  let worst = 0;
-  network.services.forEach((service, j) => {
-    const phi = phiReference(
-      service.model,
-      (reference.load[j] as number) / service.capacity,
-      service.queue,
-    );
-    worst = Math.max(worst, Math.abs((s[j] as number) - phi));
-  });
-  return worst;
 }
 
 describe('call-graph solver at scale', () => {
