@@ -463,10 +463,8 @@ export class CallSweep {
     if (plan.segmentCall[first] === plan.segmentCall[end]) return;
     const j = (cell - (cell % P)) / P;
     const p = cell % P;
-    const attempts = this.attempts(cell);
-    // Every fresh attempt is rejected with s_j; follow-ups are let in.
-    let accepted =
-      attempts - (this.s[j] as number) * (attempts - (this.followCalls[cell] as number));
+    // (A followed service makes no calls: its follow-ups never reach here.)
+    let accepted = this.attempts(cell) * (1 - (this.s[j] as number));
     if (this.timed && (plan.timeout[cell] as number) > 0) {
       accepted *=
         1 -
