@@ -56,6 +56,9 @@ const SEED = 2029;
 const exponential = process.argv.includes('exponential');
 const TIMEOUT_LAW = exponential ? 'exponential' : 'fixed';
 
+/** The part of a run the simulator watches, seconds from its start. */
+const RUN_WINDOW = { from: RUN.warmup, to: RUN.duration };
+
 const network = (rho: number, x: number, k: number, m: number) =>
   flankNetwork(rho, x, k, m, { timeouts: true });
 
@@ -64,20 +67,14 @@ const statesOf = (report: NetworkReport, name: string) =>
   report.equilibria.map((e) => e.endToEnd[name]?.rejection ?? Number.NaN);
 
 /** A run's expected rejection per the report: its one state, or two weighted by escape times. */
-function runPrediction(report: NetworkReport, name: string): number {
-  const [healthy, storm] = report.equilibria;
-  return runReading(
-    healthy?.endToEnd[name]?.rejection ?? Number.NaN,
-    storm === undefined
-      ? undefined
-      : {
-          figure: storm.endToEnd[name]?.rejection ?? Number.NaN,
-          escape: storm.services.api?.escapeSeconds,
-        },
-    healthy?.services.api?.escapeSeconds,
-    { from: RUN.warmup, to: RUN.duration },
+const runPrediction = (report: NetworkReport, name: string) =>
+  runReading(
+    report.equilibria.map((e) => ({
+      figure: e.endToEnd[name]?.rejection ?? Number.NaN,
+      escape: e.services.api?.escapeSeconds,
+    })),
+    RUN_WINDOW,
   );
-}
 
 /** The orbit law of the point solved directly, its mix `mean` or per `level`. */
 function orbitOf(rho: number, x: number, k: number, m: number, mix: 'mean' | 'level') {
@@ -94,17 +91,14 @@ const orbitStatesOf = (figures: OrbitFigures, p: number) =>
   figures.modes.map((mode) => mode.classes[p]?.requestRejection ?? Number.NaN);
 
 /** {@link runPrediction} from the law's own figures. */
-function orbitRunPrediction(figures: OrbitFigures, p: number): number {
-  const [healthy, storm] = figures.modes;
-  return runReading(
-    healthy?.classes[p]?.requestRejection ?? Number.NaN,
-    storm === undefined
-      ? undefined
-      : { figure: storm.classes[p]?.requestRejection ?? Number.NaN, escape: storm.escapeTime },
-    healthy?.escapeTime,
-    { from: RUN.warmup, to: RUN.duration },
+const orbitRunPrediction = (figures: OrbitFigures, p: number) =>
+  runReading(
+    figures.modes.map((mode) => ({
+      figure: mode.classes[p]?.requestRejection ?? Number.NaN,
+      escape: mode.escapeTime,
+    })),
+    RUN_WINDOW,
   );
-}
 
 /** The clients' per-try timeout x/μ: fixed, or exponential with that mean from `random`. */
 function timeoutFor(x: number, random: () => number): TimeoutStrategy {

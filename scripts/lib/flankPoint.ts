@@ -61,23 +61,30 @@ export function flankOrbitClasses(
   }));
 }
 
+/** One state as a run reads it: its figure, and how long it lasts before the other (s). */
+export interface RunState {
+  readonly figure: number;
+  readonly escape?: number | undefined;
+}
+
 /**
- * What a run watched over [from, to] seconds, started idle, is expected to read: the healthy
- * state's figure, or where there is a storm and the healthy state's escape time is known, the two
- * weighted by the shares of the window spent in each (`runShares`).
+ * What a run watched over [from, to] seconds, started idle, is expected to read, given the
+ * states listed healthy first: the first state's figure, or where there is a second (the storm)
+ * and the first's escape time is known, the two weighted by the shares of the window spent in
+ * each (`runShares`).
  */
 export function runReading(
-  healthy: number,
-  storm: { readonly figure: number; readonly escape?: number } | undefined,
-  healthyEscape: number | undefined,
+  states: readonly RunState[],
   window: { readonly from: number; readonly to: number },
 ): number {
-  if (storm === undefined || healthyEscape === undefined) return healthy;
+  const [healthy, storm] = states;
+  if (healthy === undefined) return Number.NaN;
+  if (storm === undefined || healthy.escape === undefined) return healthy.figure;
   const shares = runShares(
-    healthyEscape,
+    healthy.escape,
     storm.escape ?? Number.POSITIVE_INFINITY,
     window.from,
     window.to,
   );
-  return shares.healthy * healthy + shares.storm * storm.figure;
+  return shares.healthy * healthy.figure + shares.storm * storm.figure;
 }
