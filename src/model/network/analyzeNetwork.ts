@@ -380,23 +380,13 @@ function timedRoutingState(solution: TimedRoutingSolution): SolvedState {
   };
 }
 
-/**
- * A call-graph solution as the report's tables: calls in and out, R = 1 − out/in (1 − S without
- * follow-up calls), C = S.
- */
+/** A call-graph solution as the report's tables: calls in and out, R, C = S. */
 function callState(solution: CallSolution): SolvedState {
   return {
     in: solution.callsIn,
     out: solution.callsOut,
     attempts: solution.attempts,
-    rejection: solution.callsIn.map((row, i) =>
-      row.map((c, p) => {
-        const out = (solution.callsOut[i] as number[])[p] as number;
-        const success = (solution.callSuccess[i] as number[])[p] as number;
-        // Without follow-up calls out is c · S to the bit: R = 1 − S exactly.
-        return out === c * success || !(c > 0) ? 1 - success : 1 - out / c;
-      }),
-    ),
+    rejection: solution.callRejection,
     s: solution.attemptRejection,
     completion: solution.callSuccess,
   };

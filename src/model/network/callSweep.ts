@@ -251,6 +251,17 @@ export class CallSweep {
   }
 
   /**
+   * The share of the calls at cell that fail after the hop's retries: 1 − S, or where follow-up
+   * calls arrive (they succeed) 1 − {@link callsOut} / calls.
+   */
+  callRejection(cell: number): number {
+    const calls = this.callsIn[cell] as number;
+    if (!((this.followCalls[cell] as number) > 0 && calls > 0))
+      return 1 - (this.callSuccess[cell] as number);
+    return 1 - this.callsOut(cell) / calls;
+  }
+
+  /**
    * The share of every attempt at j that is rejected: s_j, or where follow-ups arrive (let in)
    * π_j times the fresh attempts' share.
    */

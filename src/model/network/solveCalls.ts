@@ -64,6 +64,8 @@ export interface CallSolution {
    * "Follow-up calls") with their own success.
    */
   readonly callsOut: number[][];
+  /** The share of calls to i that fail after the hop's retries (1 − S without follow-ups). */
+  readonly callRejection: number[][];
   /** Probability that an accepted attempt at i outlives its caller's per-try timeout. */
   readonly timeoutProbability: number[][];
   /**
@@ -186,6 +188,7 @@ export function callSolution(
     attemptSuccess: table(sweep.attemptSuccess),
     callSuccess: table(sweep.callSuccess),
     callsOut: table((cell) => sweep.callsOut(cell)),
+    callRejection: table((cell) => sweep.callRejection(cell)),
     timeoutProbability: table(sweep.abandoned),
     s: Array.from(sweep.s),
     attemptRejection: Array.from({ length: plan.serviceCount }, (_, j) =>
