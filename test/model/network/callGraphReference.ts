@@ -168,6 +168,7 @@ export function programOutcome(
   j: number,
   p: number,
   callSuccess: readonly number[],
+  followed: readonly boolean[] = followedServices(network),
 ): ProgramOutcome {
   const n = network.services.length;
   const service = network.services[j];
@@ -175,7 +176,6 @@ export function programOutcome(
   const follows = new Array<number>(n).fill(0);
   let success = 0;
   if (service === undefined) return { success, calls, follows };
-  const followed = followedServices(network);
   const main = steps(service.calls ?? [], p);
   const branches = service.branches ?? [];
   const leftover = 1 - branches.reduce((sum, b) => sum + b.p, 0);
@@ -257,12 +257,13 @@ export function evaluateCalls(network: NetworkModel, s: readonly number[]): Call
   const followIn = table();
   const attempts = table();
   const outcomes: ProgramOutcome[][] = Array.from({ length: n }, () => []);
+  const followed = followedServices(network);
   const limit = (i: number, p: number) =>
     network.services[i]?.retryLimits[p] ?? network.classes[p]?.retryLimit ?? 0;
   for (let p = 0; p < classCount; p++) {
     for (const j of [...order].reverse()) {
       const success = callSuccess.map((row) => row[p] as number);
-      const outcome = programOutcome(network, j, p, success);
+      const outcome = programOutcome(network, j, p, success, followed);
       (outcomes[j] as ProgramOutcome[])[p] = outcome;
       const q = (1 - (s[j] as number)) * outcome.success;
       let perCall = 0;
