@@ -57,13 +57,15 @@ const NEWTON_FIRST_RUN = 4;
 /** The longest such run (doubled from {@link NEWTON_FIRST_RUN} while the sweeps stall again). */
 const LONGEST_NEWTON_RUN = 32;
 /**
- * The smallest step's settle before the tip: at most this many sweeps, mixed, and Newton from the
- * start (a state near the last one settles within them); past them the load is crossed. Letting
- * it run the full settle's transient instead (1,000 sweeps and more, which the crossing then ran
- * again) cost the µBench-like 1,000-service seeds 0–9 (as generated and nudged) 16 % more sweeps
- * in all, every state reached and tip the same.
+ * Before the tip, a step's settle takes at most this many sweeps, mixed, and Newton from the
+ * start (a state near the last one settles within them): a probe is halved past them, the
+ * smallest step crossed. Letting the smallest step run the full settle's transient instead (1,000
+ * sweeps and more, which the crossing then ran again) cost the µBench-like 1,000-service seeds
+ * 0–9 (as generated and nudged) 16 % more sweeps in all, and probes of up to 1,000 sweeps (eight
+ * times a slow last step's) the DGG-like worst seed 700 more; every state reached and tip the
+ * same.
  */
-const FINEST_SWEEPS = 300;
+const LOCAL_SETTLE_SWEEPS = 300;
 /** A probe's sweeps: at least this many, and at most this many times the last step's. */
 const PROBE_SWEEPS = 60;
 const PROBE_FACTOR = 8;
@@ -152,7 +154,7 @@ export interface RaisedLoad {
  * tips into. A load at which the relaxation finds no rest is approached by halved steps too. A
  * step taken that moved no q by more than 0.025 doubles the next (up to a quarter of the scale).
  * Every step but the smallest is a probe: its settle may take at most eight times the sweeps of
- * the last step taken (at least 60) and gives up without the slow fallbacks, so a step past a
+ * the last step taken (at least 60, at most 300) and gives up without the slow fallbacks, so a step past a
  * fold costs little before it is halved; the smallest step's settle asks the same within 300
  * sweeps (a state near theta may settle there slowly: a steep slope, not a fold). Where even that
  * finds no rest (the relaxation crawls through the ghost of a state that has just vanished), the
@@ -276,10 +278,10 @@ export function raiseLoad(
     savedQ.set(sweep.attemptSuccess);
     // A step is halved unless a state near the one at theta settles within a few times the
     // sweeps of the last step taken, so its settle asks only that (a probe, which past a fold
-    // gives up early). The smallest step before the tip asks the same within FINEST_SWEEPS (a
-    // state near theta may yet settle there slowly: a steep slope, not a fold); the long
-    // transient into a distant state is the crossing's. Once tipped, every step's settle is the
-    // full one.
+    // gives up early). The smallest step before the tip asks the same within
+    // LOCAL_SETTLE_SWEEPS (a state near theta may yet settle there slowly: a steep slope, not a
+    // fold); the long transient into a distant state is the crossing's. Once tipped, every
+    // step's settle is the full one.
     const probe = step > finest();
     const finestStep = !probe && tips.length === 0;
     const hinted = hints(probe || finestStep);
@@ -290,7 +292,8 @@ export function raiseLoad(
         ? {
             maxIterations: Math.min(
               options.maxIterations ?? 1000,
-              probe ? Math.max(PROBE_SWEEPS, PROBE_FACTOR * lastTaken) : FINEST_SWEEPS,
+              LOCAL_SETTLE_SWEEPS,
+              probe ? Math.max(PROBE_SWEEPS, PROBE_FACTOR * lastTaken) : Number.POSITIVE_INFINITY,
             ),
           }
         : {}),
