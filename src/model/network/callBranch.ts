@@ -17,16 +17,16 @@ const FIRST_STEP = 1 / 4;
 const SMALLEST_STEP = 1 / 4096;
 /**
  * Once the load has tipped, every step is this share of the scale and each is taken where it
- * settles: the later folds of a cascade are followed, not pinned (only the first tip is a figure
- * of the report), so a step is not halved for them. In the tipped state a settle costs about the
- * same whatever the step (on the 10,000-service DGG-like graphs ~1,400 sweeps), so fewer, longer
- * steps pay: against steps of 1/16, a quarter took the 1,000-service seeds 0–9 (each as
- * generated and nudged) from 44,068 to 41,077 sweeps in all (µBench-like) and from 78,536 to
- * 63,203 (DGG-like), and the 10,000-service DGG-like seeds 0, 2, 5 and 9 (as generated) from
- * 60,960 to 26,754, with the same tips; the 1,000-service states were the same to 1e-6 in every
- * s, and so were those of the 50 call-graph validation networks but one (mubench-324: another
- * storm 1e-5 away, its end-to-end figures the same to 1e-4). The worst of those 40 runs rose (DGG-like seed 6, nudged: 5,823 → 9,124 sweeps, its
- * crossing failing twice before it settled).
+ * settles: the later folds of a cascade are followed, not pinned (only the first tip is a figure of
+ * the report), so a step is not halved for them. In the tipped state a settle costs about the same
+ * whatever the step (on the 10,000-service DGG-like graphs ~1,400 sweeps), so fewer, longer steps
+ * pay: against steps of 1/16, a quarter took the 1,000-service seeds 0–9 (each as generated and
+ * nudged) from 44,068 to 41,077 sweeps in all (µBench-like) and from 78,536 to 63,203 (DGG-like),
+ * and the 10,000-service DGG-like seeds 0, 2, 5 and 9 (as generated) from 60,960 to 26,754, with
+ * the same tips; the 1,000-service states were the same to 1e-6 in every s, and so were those of
+ * the 50 call-graph validation networks but one (mubench-324: another storm 1e-5 away, its
+ * end-to-end figures the same to 1e-4). The worst of those 40 runs rose (DGG-like seed 6, nudged:
+ * 5,823 → 9,124 sweeps, its crossing failing twice before it settled).
  */
 const TIPPED_STEP = 1 / 4;
 /**
@@ -152,36 +152,36 @@ export interface RaisedLoad {
 
 /**
  * Raises every external rate from zero to × `scale` in steps, letting the network settle at each
- * (warm-started relaxation): the state an idle network reaches as its load rises, and where on
- * the way it tips. A step that moves some attempt success q by more than 0.05 is checked by
- * lowering the load back: if that returns the old state it was a steep slope; if not, a fold lies
- * inside the step — the state the network was in has ceased to exist — and the step is halved
- * down to 1/4096 of the scale to pin it down, recorded, and followed into the state the network
- * tips into. A load at which the relaxation finds no rest is approached by halved steps too. A
- * step taken that moved no q by more than 0.025 doubles the next (up to a quarter of the scale).
- * Every step but the smallest is a probe: its settle may take at most eight times the sweeps of
- * the last step taken (at least 60, at most 300) and gives up without the slow fallbacks, so a step past a
- * fold costs little before it is halved; the smallest step's settle asks the same within 300
- * sweeps (a state near theta may settle there slowly: a steep slope, not a fold). Where even that
- * finds no rest (the relaxation crawls through the ghost of a state that has just vanished), the
- * load is taken 1/256, 1/64 or 1/16 further at once, a tip where the state moved away: first
- * by plain sweeps that stop 50 sweeps after their last new low once away from the old state,
- * then sweeps damped by ¼ from there (plain sweeps may overshoot into a cycle the queues would
- * not make), then the full settle (Newton first) — these quick crossings take 1/16 first, and one
- * after a failed one starts where that ended once away; where none of these settles, by all the
- * plain sweeps allowed and the settle from where they end. After the sweeps stall at a load taken
- * (around a storm) the next settles try Newton first, for 4 steps, doubled up to 32 while the
- * sweeps, tried again, stall again. A jump into (near) a state a longer step jumped into and lowering did not
- * undo is that fold again, not checked twice.
+ * (warm-started relaxation): the state an idle network reaches as its load rises, and where on the
+ * way it tips. A step that moves some attempt success q by more than 0.05 is checked by lowering
+ * the load back: if that returns the old state it was a steep slope; if not, a fold lies inside the
+ * step — the state the network was in has ceased to exist — and the step is halved down to 1/4096
+ * of the scale to pin it down, recorded, and followed into the state the network tips into. A load
+ * at which the relaxation finds no rest is approached by halved steps too. A step taken that moved
+ * no q by more than 0.025 doubles the next (up to a quarter of the scale). Every step but the
+ * smallest is a probe: its settle may take at most eight times the sweeps of the last step taken
+ * (at least 60, at most 300) and gives up without the slow fallbacks, so a step past a fold costs
+ * little before it is halved; the smallest step's settle asks the same within 300 sweeps (a state
+ * near theta may settle there slowly: a steep slope, not a fold). Where even that finds no rest
+ * (the relaxation crawls through the ghost of a state that has just vanished), the load is taken
+ * 1/256, 1/64 or 1/16 further at once, a tip where the state moved away: first by plain sweeps that
+ * stop 50 sweeps after their last new low once away from the old state, then sweeps damped by ¼
+ * from there (plain sweeps may overshoot into a cycle the queues would not make), then the full
+ * settle (Newton first) — these quick crossings take 1/16 first, and one after a failed one starts
+ * where that ended once away; where none of these settles, by all the plain sweeps allowed and the
+ * settle from where they end. After the sweeps stall at a load taken (around a storm) the next
+ * settles try Newton first, for 4 steps, doubled up to 32 while the sweeps, tried again, stall
+ * again. A jump into (near) a state a longer step jumped into and lowering did not undo is that
+ * fold again, not checked twice.
  *
  * Once the load has tipped the search only follows the state: each step that settles is taken,
  * whatever it moved, each a quarter of the scale (one that does not settle is crossed as above).
  * Pinning the later folds of a cascade (one subtree tipping after another, 16–47 of them on the
- * DGG-like graphs) took most of the analysis and only listed them; the crossings already leap
- * 1/16. On the 1,000-service DGG-like seed 1 the rising load's sweeps
- * fell from 77,660 to 3,926; the state reached and the first tip are those of the search that
- * pinned every fold on µBench-like seeds 0–9, DGG-like 0–2 and the 50 call-graph validation
- * networks (DGG-like 3–9 were compared with a search pinning later folds to 1/256).
+ * DGG-like graphs) took most of the analysis and only listed them; the crossings already leap 1/16.
+ * On the 1,000-service DGG-like seed 1 the rising load's sweeps fell from 77,660 to 3,926; the
+ * state reached and the first tip are those of the search that pinned every fold on µBench-like
+ * seeds 0–9, DGG-like 0–2 and the 50 call-graph validation networks (DGG-like 3–9 were compared
+ * with a search pinning later folds to 1/256).
  * Leaves the state at `scale` in `sweep`.
  */
 export function raiseLoad(
