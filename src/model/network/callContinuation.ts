@@ -80,7 +80,7 @@ export function followCallBranch(
     if (starts.length < 2)
       return { reached: false, evaluations, residual: Number.POSITIVE_INFINITY, folds: [] };
   }
-  const timed = sweep.timedService;
+  const timed = sweep.logCoordinate;
   const x = new Float64Array(n);
   const result = continueByArclength(
     x,

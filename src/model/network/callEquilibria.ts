@@ -11,6 +11,7 @@ import {
   callSolution,
   solveCalls,
 } from './solveCalls.js';
+import { topDownLayout } from './topDownLayout.js';
 
 /** Two equilibria are the same state when no s or attempt success q differs by more than this. */
 export const DISTINCT_STATE = 1e-6;
@@ -96,8 +97,9 @@ export function callEquilibria(
   } = {},
 ): CallEquilibria {
   const { onProgress, ...solveOptions } = options;
-  const plan = compileCallPlan(network);
-  const sweep = new CallSweep(plan);
+  const layout = topDownLayout(network);
+  const plan = compileCallPlan(layout.network);
+  const sweep = new CallSweep(plan, layout.order);
   if (onProgress !== undefined) {
     onProgress({ phase: 'healthy', sweeps: 0 });
     sweep.progress = {
@@ -113,12 +115,17 @@ export function callEquilibria(
   if (raised.settled) {
     rising = {
       kind,
-      solution: callSolution(sweep, 1, {
-        converged: true,
-        stable: raised.stable !== false,
-        iterations: raised.iterations,
-        residual: raised.residual,
-      }),
+      solution: callSolution(
+        sweep,
+        1,
+        {
+          converged: true,
+          stable: raised.stable !== false,
+          iterations: raised.iterations,
+          residual: raised.residual,
+        },
+        layout,
+      ),
     };
   } else {
     // The rising load found no rest short of the full load: settle at the full load from the
@@ -130,10 +137,12 @@ export function callEquilibria(
     });
     rising = {
       kind,
-      solution: callSolution(sweep, 1, {
-        ...relaxed,
-        iterations: raised.iterations + relaxed.iterations,
-      }),
+      solution: callSolution(
+        sweep,
+        1,
+        { ...relaxed, iterations: raised.iterations + relaxed.iterations },
+        layout,
+      ),
     };
   }
   // The storm's sweeps count on from the healthy branch's (and the report made from it).

@@ -67,6 +67,15 @@ export class CallSweep {
   readonly timed: boolean;
   /** Per service: whether a call into it has a per-try timeout. */
   readonly timedService: Uint8Array;
+  /**
+   * Per service, its place among the mixing coordinates ({@link readState}): the service's index
+   * in the network as its caller numbered it, where the plan was compiled from the network laid
+   * out top-down (`topDownLayout`). The mixing and Newton's sums then run over the services in
+   * the caller's order, as without the layout, so the layout changes no result in any bit.
+   */
+  private readonly coordinate: Int32Array;
+  /** Per mixing coordinate: whether it is ln ρ (a per-try timeout into the service), else s. */
+  readonly logCoordinate: Uint8Array;
   /** Sweeps made so far (see {@link sweep}). */
   sweeps = 0;
   /**
@@ -88,7 +97,11 @@ export class CallSweep {
   /** h(ρ) of a followed service (see {@link followedOfferedLoad}), made once. */
   private readonly followedResidual: (rho: number) => number;
 
-  constructor(plan: CallPlan) {
+  /**
+   * @param coordinates - per service of `plan`, its mixing coordinate (see {@link coordinate});
+   *   default its own index.
+   */
+  constructor(plan: CallPlan, coordinates?: Int32Array) {
     this.plan = plan;
     const n = plan.serviceCount;
     const cells = n * plan.classCount;
@@ -125,6 +138,10 @@ export class CallSweep {
     this.callFollows = new Uint8Array(plan.callTo.length);
     this.followed = new Uint8Array(n);
     if (plan.followUps) markFollowUps(plan, this.callFollows, this.followed, this.timedService);
+    this.coordinate = coordinates ?? Int32Array.from({ length: n }, (_, j) => j);
+    this.logCoordinate = new Uint8Array(n);
+    for (let j = 0; j < n; j++)
+      this.logCoordinate[this.coordinate[j] as number] = this.timedService[j] as number;
     this.localPhi = plan.phi[0] as (rho: number) => number;
     this.followedResidual = (rho: number) => this.followedOfferedLoad(rho) - rho;
   }
@@ -177,14 +194,16 @@ export class CallSweep {
    */
   readState(out: Float64Array): void {
     for (let j = 0; j < this.plan.serviceCount; j++)
-      out[j] = this.timedService[j] ? Math.log(this.rho[j] as number) : (this.s[j] as number);
+      out[this.coordinate[j] as number] = this.timedService[j]
+        ? Math.log(this.rho[j] as number)
+        : (this.s[j] as number);
   }
 
   /** Sets the state from mixed coordinates (see {@link readState}), kept in range. */
   writeState(values: Float64Array): void {
     const plan = this.plan;
     for (let j = 0; j < plan.serviceCount; j++) {
-      const v = values[j] as number;
+      const v = values[this.coordinate[j] as number] as number;
       if (!Number.isFinite(v)) continue;
       if (this.timedService[j]) {
         const rho = Math.exp(v);

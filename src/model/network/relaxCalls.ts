@@ -475,7 +475,7 @@ const STABILITY_DISTANCE = 1e-6;
  */
 export function newtonCalls(sweep: CallSweep, scale: number, options: NewtonStage): Relaxation {
   const n = sweep.plan.serviceCount;
-  const timed = sweep.timedService;
+  const timed = sweep.logCoordinate;
   const x = new Float64Array(n);
   sweep.readState(x);
   for (let i = 0; i < n; i++) if (!Number.isFinite(x[i] as number)) x[i] = timed[i] ? -700 : 0;

@@ -5,6 +5,7 @@ import { type CallPlan, compileCallPlan } from './callPlan.js';
 import { CallSweep } from './callSweep.js';
 import type { NetworkModel } from './NetworkModel.js';
 import { type Relaxation, type Swing, settleCalls } from './relaxCalls.js';
+import { type TopDownLayout, toLayout, topDownLayout } from './topDownLayout.js';
 
 /** Options of {@link solveCalls}. */
 export interface CallSolveOptions {
@@ -110,15 +111,16 @@ export interface CallSolution {
  * retries or timeouts make two stable states, {@link callEquilibria} finds both.
  */
 export function solveCalls(network: NetworkModel, options: CallSolveOptions = {}): CallSolution {
-  const plan = compileCallPlan(network);
-  const sweep = new CallSweep(plan);
+  const layout = topDownLayout(network);
+  const plan = compileCallPlan(layout.network);
+  const sweep = new CallSweep(plan, layout.order);
   if (options.onProgress !== undefined) {
     sweep.progress = {
       every: sweepsPerReport(plan.serviceCount * plan.classCount),
       report: options.onProgress,
     };
   }
-  startFrom(sweep, options);
+  startFrom(sweep, options, layout);
   const scale = options.scale ?? 1;
   const tolerance = options.tolerance ?? FIXED_POINT_TOLERANCE;
   const maxIterations = options.maxIterations ?? 1000;
@@ -128,7 +130,7 @@ export function solveCalls(network: NetworkModel, options: CallSolveOptions = {}
     saturated: options.saturated,
   });
   const iterations = relaxed.iterations;
-  if (relaxed.converged) return callSolution(sweep, scale, relaxed);
+  if (relaxed.converged) return callSolution(sweep, scale, relaxed, layout);
   // The sweeps found no rest: follow the branch from light load (or, for the storm, from heavy
   // load) by arclength instead.
   const followed = followCallBranch(sweep, scale, {
@@ -137,47 +139,66 @@ export function solveCalls(network: NetworkModel, options: CallSolveOptions = {}
     maxEvaluations: options.maxEvaluations,
   });
   if (followed.reached) {
-    return callSolution(sweep, scale, {
-      converged: true,
-      iterations: iterations + followed.evaluations,
-      residual: followed.residual,
-      stable: false,
-    });
+    return callSolution(
+      sweep,
+      scale,
+      {
+        converged: true,
+        iterations: iterations + followed.evaluations,
+        residual: followed.residual,
+        stable: false,
+      },
+      layout,
+    );
   }
-  return callSolution(sweep, scale, {
-    ...relaxed,
-    iterations: iterations + followed.evaluations,
-  });
+  return callSolution(
+    sweep,
+    scale,
+    { ...relaxed, iterations: iterations + followed.evaluations },
+    layout,
+  );
 }
 
-/** Sets the sweep's starting ρ from the options (idle unless told otherwise). */
-function startFrom(sweep: CallSweep, options: CallSolveOptions): void {
+/**
+ * Sets the sweep's starting ρ from the options (idle unless told otherwise), given per service of
+ * the network as the caller numbered it.
+ */
+function startFrom(sweep: CallSweep, options: CallSolveOptions, layout: TopDownLayout): void {
   const plan = sweep.plan;
   if (options.initialRho !== undefined) {
-    for (let j = 0; j < plan.serviceCount; j++)
-      sweep.rho[j] = Math.max(0, options.initialRho[j] ?? 0);
+    const initialRho = toLayout(layout, options.initialRho);
+    for (let j = 0; j < plan.serviceCount; j++) sweep.rho[j] = Math.max(0, initialRho[j] ?? 0);
     return;
   }
   if (options.initialS !== undefined) {
+    const initialS = toLayout(layout, options.initialS);
     for (let j = 0; j < plan.serviceCount; j++) {
-      const s = Math.min(Math.max(options.initialS[j] ?? 0, 0), 1 - Number.EPSILON);
+      const s = Math.min(Math.max(initialS[j] ?? 0, 0), 1 - Number.EPSILON);
       sweep.s[j] = s;
       sweep.rho[j] = inversePhi(plan.phi[j] as (r: number) => number, s);
     }
   }
 }
 
-/** The solution tables of `sweep` at its current ρ, as plain arrays. */
+/**
+ * The solution tables of `sweep` at its current ρ, as plain arrays. With `layout` (the sweep
+ * solving its network laid out top-down), every per-service table, and the services a swing
+ * names, are given in the network's own numbering.
+ */
 export function callSolution(
   sweep: CallSweep,
   scale: number,
   relaxation: Relaxation,
+  layout?: TopDownLayout,
 ): CallSolution {
   sweep.evaluate(scale);
   const plan: CallPlan = sweep.plan;
   const P = plan.classCount;
+  const at = (j: number) => (layout === undefined ? j : (layout.position[j] as number));
+  const perService = <T>(value: (j: number) => T) =>
+    Array.from({ length: plan.serviceCount }, (_, j) => value(at(j)));
   const table = (values: Float64Array | ((cell: number) => number)) =>
-    Array.from({ length: plan.serviceCount }, (_, j) =>
+    perService((j) =>
       Array.from({ length: P }, (_, p) =>
         typeof values === 'function' ? values(j * P + p) : (values[j * P + p] as number),
       ),
@@ -190,16 +211,22 @@ export function callSolution(
     callsOut: table((cell) => sweep.callsOut(cell)),
     callRejection: table((cell) => sweep.callRejection(cell)),
     timeoutProbability: table(sweep.abandoned),
-    s: Array.from(sweep.s),
-    attemptRejection: Array.from({ length: plan.serviceCount }, (_, j) =>
-      sweep.attemptRejection(j),
-    ),
-    rho: Array.from(sweep.rho),
+    s: perService((j) => sweep.s[j] as number),
+    attemptRejection: perService((j) => sweep.attemptRejection(j)),
+    rho: perService((j) => sweep.rho[j] as number),
     converged: relaxation.converged,
     stable: relaxation.converged && relaxation.stable !== false,
     iterations: relaxation.iterations,
     residual: relaxation.residual,
-    ...(relaxation.swings === undefined ? {} : { swings: relaxation.swings }),
+    ...(relaxation.swings === undefined
+      ? {}
+      : {
+          swings: relaxation.swings.map((swing) =>
+            layout === undefined
+              ? swing
+              : { ...swing, service: layout.order[swing.service] as number },
+          ),
+        }),
   };
 }
 
