@@ -279,22 +279,18 @@ export function raiseLoad(
   // A step at most this long is halved no further (once tipped, no step is halved).
   const finest = () => (tips.length > 0 ? TIPPED_STEP : SMALLEST_STEP) * scale * 1.5;
   // Before the tip, the lowest load whose settle found no rest from a state below it, or that a
-  // step jumped to across a fold: no step but the smallest goes that far again, so the steps
-  // after a short one that settled are halved until they stop short of it, closing in on the
-  // fold instead of doubling back past it (the
-  // 10,000-service µBench-like seed 7 probed 0.5625 of its load four times, ~160 sweeps each, on
-  // its way to the tip at 0.5618). On the 1,000-service seeds 0–9, as generated and nudged, that
-  // took the sweeps from 40,167 to 33,990 in all (µBench-like) and from 62,331 to 52,100
-  // (DGG-like), with the same tips (µBench-like seed 7 nudged read 0.8311, as it does as
-  // generated, not 0.8313) and states. It moved three tips of the 50 call-graph
-  // validation networks, each onto or nearer the jump that a reference raising the load in steps
-  // of 1/4096, each settled in full, finds: mubench-328 0.9922 → 0.9895 (reference 0.9895),
-  // dgg-337 0.4272 → 0.4258 (0.4255); mubench-306's (0.8579 → 0.8584) a nudge of 1e-13 in the
-  // rates moves either way, and under some nudges the search used to miss it altogether.
-  // Capping at a load a step jumped to across a fold as well took the sweeps of those runs on
-  // to 29,479 and 47,289 (µBench-like seed 7 probed 0.8320 five times, each a settle into the
-  // storm beyond), with the same tips and states; of the validation networks only mubench-306's
-  // tip moved (0.8584 → 0.8577).
+  // step jumped to across a fold: no step but the smallest goes that far again until theta has
+  // passed it, so after a short step that settled the next is halved until it stops short of
+  // it, and the search closes in on the fold instead of doubling back past it (the
+  // 10,000-service µBench-like seed 7 probed 0.5625 four times, ~160 sweeps each, on its way to
+  // its tip at 0.5618; the 1,000-service seed 7 stepped into the storm beyond 0.8320 five times).
+  // On the 1,000-service seeds 0–9, as generated and nudged, the sweeps fell from 40,167 to 29,479
+  // in all (µBench-like) and from 62,331 to 47,289 (DGG-like), with the same tips and states
+  // (µBench-like seed 7 nudged now reads 0.8311, as it does as generated, not 0.8313). Of the 50
+  // call-graph validation networks three tips moved, onto or nearer the jump that a reference
+  // raising the load in steps of 1/4096, each settled in full, finds: mubench-328 0.9922 → 0.9895
+  // (reference 0.9895), dgg-337 0.4272 → 0.4258 (0.4255), and mubench-306 0.8579 → 0.8577, which
+  // a nudge of 1e-13 in the rates moves either way (the search used to miss it under some).
   let failedAt = Number.POSITIVE_INFINITY;
   while (theta < scale) {
     if (theta >= failedAt || tips.length > 0) failedAt = Number.POSITIVE_INFINITY;

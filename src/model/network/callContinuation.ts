@@ -80,7 +80,7 @@ export function followCallBranch(
     if (starts.length < 2)
       return { reached: false, evaluations, residual: Number.POSITIVE_INFINITY, folds: [] };
   }
-  const timed = sweep.logCoordinate;
+  const logCoordinate = sweep.logCoordinate;
   const x = new Float64Array(n);
   const result = continueByArclength(
     x,
@@ -98,7 +98,7 @@ export function followCallBranch(
       maxEvaluations: Number.isFinite(budget) ? Math.max(1, budget - evaluations) : undefined,
       project: (v) => {
         for (let i = 0; i < n; i++)
-          if (!timed[i]) v[i] = Math.min(Math.max(v[i] as number, 0), 1 - Number.EPSILON);
+          if (!logCoordinate[i]) v[i] = Math.min(Math.max(v[i] as number, 0), 1 - Number.EPSILON);
       },
     },
   );

@@ -475,10 +475,11 @@ const STABILITY_DISTANCE = 1e-6;
  */
 export function newtonCalls(sweep: CallSweep, scale: number, options: NewtonStage): Relaxation {
   const n = sweep.plan.serviceCount;
-  const timed = sweep.logCoordinate;
+  const logCoordinate = sweep.logCoordinate;
   const x = new Float64Array(n);
   sweep.readState(x);
-  for (let i = 0; i < n; i++) if (!Number.isFinite(x[i] as number)) x[i] = timed[i] ? -700 : 0;
+  for (let i = 0; i < n; i++)
+    if (!Number.isFinite(x[i] as number)) x[i] = logCoordinate[i] ? -700 : 0;
   const solved = newtonKrylov(
     x,
     (at, out) => {
@@ -492,7 +493,7 @@ export function newtonCalls(sweep: CallSweep, scale: number, options: NewtonStag
       maxEvaluations: options.maxEvaluations,
       project: (v) => {
         for (let i = 0; i < n; i++)
-          if (!timed[i]) v[i] = Math.min(Math.max(v[i] as number, 0), 1 - Number.EPSILON);
+          if (!logCoordinate[i]) v[i] = Math.min(Math.max(v[i] as number, 0), 1 - Number.EPSILON);
       },
     },
   );

@@ -4,7 +4,7 @@ import { raiseLoad } from '../../../src/model/network/callBranch.js';
 import { callEquilibria } from '../../../src/model/network/callEquilibria.js';
 import { compileCallPlan } from '../../../src/model/network/callPlan.js';
 import { CallSweep } from '../../../src/model/network/callSweep.js';
-import { settleCalls } from '../../../src/model/network/relaxCalls.js';
+import { newtonCalls, settleCalls } from '../../../src/model/network/relaxCalls.js';
 import { callSolution } from '../../../src/model/network/solveCalls.js';
 import { toLayout, topDownLayout } from '../../../src/model/network/topDownLayout.js';
 import { generateMuBench, scaleToBottleneck, toNetworkModel } from '../../../src/spec/index.js';
@@ -51,6 +51,17 @@ const bottomUp: NetworkModel = {
 function muBench60(): NetworkModel {
   const spec = generateMuBench({ services: 60, classes: 2, seed: 52, form: 'calls' });
   return toNetworkModel(scaleToBottleneck(spec, 1.5, { minQueue: 20 }));
+}
+
+/** {@link muBench60} with a per-try timeout of 30 mean service times into every third service. */
+function timed60(): NetworkModel {
+  const network = muBench60();
+  return {
+    ...network,
+    services: network.services.map((s, j) =>
+      j % 3 === 1 ? { ...s, timeouts: s.arrivals.map(() => 30 / s.capacity) } : s,
+    ),
+  };
 }
 
 /** generateMuBench 8 services, seed 52, at 1.2 × its bottleneck: it tips as the load rises. */
@@ -112,6 +123,32 @@ describe('the solvers with the layout: every figure as without it, to the bit', 
       expect(relaxed.converged).toBe(true);
       expect(solveCalls(network, { saturated })).toEqual(callSolution(sweep, 1, relaxed));
     }
+  });
+
+  it('solveCalls with per-try timeouts, whose coordinates are ln ρ', () => {
+    const network = timed60();
+    const sweep = new CallSweep(compileCallPlan(network));
+    expect(sweep.timed).toBe(true);
+    const relaxed = settleCalls(sweep, 1, { tolerance: 1e-12, maxIterations: 1000 });
+    expect(relaxed.converged).toBe(true);
+    const solved = solveCalls(network);
+    expect(solved).toEqual(callSolution(sweep, 1, relaxed));
+    expect(solved.timeoutProbability.some((row) => row.some((tau) => tau > 0))).toBe(true);
+  });
+
+  it('Newton–Krylov with per-try timeouts: the same steps, the ln ρ coordinates kept whole', () => {
+    const network = timed60();
+    const layout = topDownLayout(network);
+    const plain = new CallSweep(compileCallPlan(network));
+    const laid = new CallSweep(compileCallPlan(layout.network), layout.order);
+    for (const sweep of [plain, laid]) {
+      expect(settleCalls(sweep, 0.8, { maxIterations: 1000 }).converged).toBe(true);
+    }
+    const a = newtonCalls(plain, 1, { tolerance: 1e-12, maxEvaluations: 200 });
+    const b = newtonCalls(laid, 1, { tolerance: 1e-12, maxEvaluations: 200 });
+    expect(b).toEqual(a);
+    expect(a.iterations).toBeGreaterThan(1);
+    expect(toLayout(layout, Array.from(plain.rho))).toEqual(Array.from(laid.rho));
   });
 
   it('solveCalls from a given state, given in the network’s numbering', () => {
