@@ -329,7 +329,7 @@ export function raiseLoad(
       // first; at the smallest, the state at theta has ceased to exist just past it — a fold —
       // and the load is taken a little further at once, where the network tips quickly.
       restore();
-      if (tips.length === 0) failedAt = Math.min(failedAt, next);
+      failedAt = Math.min(failedAt, next);
       if (step > finest()) {
         step /= 2;
         continue;

@@ -1,8 +1,6 @@
 import type { AnalysisProgress } from './AnalysisProgress.js';
 import { sweepsPerReport } from './AnalysisProgress.js';
 import { raiseLoad } from './callBranch.js';
-import { compileCallPlan } from './callPlan.js';
-import { CallSweep } from './callSweep.js';
 import type { NetworkModel } from './NetworkModel.js';
 import { settleCalls } from './relaxCalls.js';
 import {
@@ -11,7 +9,7 @@ import {
   callSolution,
   solveCalls,
 } from './solveCalls.js';
-import { topDownLayout } from './topDownLayout.js';
+import { laidOutSweep } from './topDownLayout.js';
 
 /** Two equilibria are the same state when no s or attempt success q differs by more than this. */
 export const DISTINCT_STATE = 1e-6;
@@ -106,9 +104,8 @@ export function callEquilibria(
   } = {},
 ): CallEquilibria {
   const { onProgress, ...solveOptions } = options;
-  const layout = topDownLayout(network);
-  const plan = compileCallPlan(layout.network);
-  const sweep = new CallSweep(plan, layout.order);
+  const { layout, sweep } = laidOutSweep(network);
+  const plan = sweep.plan;
   if (onProgress !== undefined) {
     onProgress({ phase: 'healthy', sweeps: 0 });
     sweep.progress = {

@@ -1,11 +1,11 @@
 import { FIXED_POINT_TOLERANCE } from '../service.js';
 import { sweepsPerReport } from './AnalysisProgress.js';
 import { followCallBranch } from './callContinuation.js';
-import { type CallPlan, compileCallPlan } from './callPlan.js';
-import { CallSweep } from './callSweep.js';
+import type { CallPlan } from './callPlan.js';
+import type { CallSweep } from './callSweep.js';
 import type { NetworkModel } from './NetworkModel.js';
 import { type Relaxation, type Swing, settleCalls } from './relaxCalls.js';
-import { type TopDownLayout, toLayout, topDownLayout } from './topDownLayout.js';
+import { laidOutSweep, type TopDownLayout, toLayout } from './topDownLayout.js';
 
 /** Options of {@link solveCalls}. */
 export interface CallSolveOptions {
@@ -111,9 +111,8 @@ export interface CallSolution {
  * retries or timeouts make two stable states, {@link callEquilibria} finds both.
  */
 export function solveCalls(network: NetworkModel, options: CallSolveOptions = {}): CallSolution {
-  const layout = topDownLayout(network);
-  const plan = compileCallPlan(layout.network);
-  const sweep = new CallSweep(plan, layout.order);
+  const { layout, sweep } = laidOutSweep(network);
+  const plan = sweep.plan;
   if (options.onProgress !== undefined) {
     sweep.progress = {
       every: sweepsPerReport(plan.serviceCount * plan.classCount),

@@ -1,3 +1,5 @@
+import { compileCallPlan } from './callPlan.js';
+import { CallSweep } from './callSweep.js';
 import type { NetworkCall, NetworkModel, NetworkService } from './NetworkModel.js';
 import { successorLists, topologicalOrder } from './topology.js';
 
@@ -69,4 +71,17 @@ export function topDownLayout(network: NetworkModel): TopDownLayout {
 /** Per-service values of the original network, laid out as `layout` numbers them. */
 export function toLayout<T>(layout: TopDownLayout, values: ArrayLike<T>): T[] {
   return Array.from(layout.order, (old) => values[old] as T);
+}
+
+/**
+ * The call-graph solver's sweep for `network`, its plan compiled from the network laid out
+ * top-down and its mixing coordinates in the caller's numbering (see {@link topDownLayout}).
+ * @throws RangeError as `compileCallPlan` does.
+ */
+export function laidOutSweep(network: NetworkModel): {
+  readonly layout: TopDownLayout;
+  readonly sweep: CallSweep;
+} {
+  const layout = topDownLayout(network);
+  return { layout, sweep: new CallSweep(compileCallPlan(layout.network), layout.order) };
 }
