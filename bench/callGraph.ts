@@ -137,7 +137,10 @@ export async function run(): Promise<void> {
   const analysisMs = medianMillis(() => analyzeNetwork(thousand), 3, 500);
   lines.push([
     'analyzeNetwork, 1,000 services (healthy and storm states, report)',
-    `${unit(analysisMs)} (${analyzeNetwork(thousand).equilibria.length} equilibrium found)`,
+    (() => {
+      const found = analyzeNetwork(thousand).equilibria.length;
+      return `${unit(analysisMs)} (${found} ${found === 1 ? 'equilibrium' : 'equilibria'} found)`;
+    })(),
   ]);
   report('Call-graph solve time (median; solveCalls from idle)', lines);
   seedSweeps();
