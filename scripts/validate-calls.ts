@@ -13,7 +13,6 @@
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import type { BackoffDescription } from '../src/model/backoff/BackoffDescription.js';
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import { compileCallPlan } from '../src/model/network/callPlan.js';
 import { CallSweep } from '../src/model/network/callSweep.js';
@@ -24,16 +23,19 @@ import { solveCalls } from '../src/model/network/solveCalls.js';
 import { csvLine } from '../src/report/csv.js';
 import { fixed, plusMinus } from '../src/report/numberFormat.js';
 import {
+  CALL_VALIDATION_BACKOFF as BACKOFF,
   CHAIN_CAPACITY,
   CHAIN_RATES,
   callDepths,
   chainNetwork,
   DGG_RATE_PER_SERVICE,
   FAMILY_SIZE,
+  GENERATED_RUN,
   generatedCallGraph,
   MIN_QUEUE,
   RHO_RANGE,
   rejectionAtS,
+  CALL_VALIDATION_SEED as SEED,
   SIZE_RANGE,
 } from './lib/callCases.js';
 import { followUpSection } from './lib/followUpSection.js';
@@ -51,14 +53,7 @@ import { sourceRevision } from './lib/sourceRevision.js';
 // ---------------------------------------------------------------------------------------------
 // Settings.
 
-const SEED = 2027;
-const BACKOFF: BackoffDescription = { kind: 'random', meanMs: 2000 };
 const TARGET = 0.03;
-/**
- * Generated networks: requests live long (nested retries 2 s apart at every hop), so a network
- * started idle takes up to about 80 s to reach its state; the warm-up is longer than that.
- */
-const GENERATED_RUN = { replications: 5, warmup: 100, duration: 100, window: 20 } as const;
 /** Chains: fewer, shorter runs (a 300-chain at load 3 is half a million events per second). */
 const CHAIN_RUN = { replications: 4, warmup: 40, duration: 40, window: 10 } as const;
 

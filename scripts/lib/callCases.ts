@@ -3,6 +3,7 @@
  * and of its test: 50 generated call graphs of 20–300 services (µBench-like and composed
  * DGG-like) and chains of 40 and 300 services.
  */
+import type { BackoffDescription } from '../../src/model/backoff/BackoffDescription.js';
 import type { NetworkModel, NetworkService } from '../../src/model/network/NetworkModel.js';
 import {
   generateMuBench,
@@ -29,6 +30,17 @@ export const MIN_QUEUE = 20;
  * µBench networks'.
  */
 export const DGG_RATE_PER_SERVICE = 20;
+
+/** The simulator's seed of the validation (a fresh substream per run, in the cases' order). */
+export const CALL_VALIDATION_SEED = 2027;
+/** Every retry delay of the validation's simulations: random, exponential with this mean. */
+export const CALL_VALIDATION_BACKOFF: BackoffDescription = { kind: 'random', meanMs: 2000 };
+/**
+ * The simulation of each generated network: requests live long (nested retries 2 s apart at
+ * every hop), so a network started idle takes up to about 80 s to reach its state; the warm-up
+ * is longer than that. Generated network i has substreams 5i … 5i + 4.
+ */
+export const GENERATED_RUN = { replications: 5, warmup: 100, duration: 100, window: 20 } as const;
 
 /** One generated call graph of the validation. */
 export interface GeneratedCallGraph {
