@@ -135,12 +135,10 @@ export async function run(): Promise<void> {
   // The whole analysis: both starts (raised from zero, and from saturation) and the report.
   const thousand = cases[3]?.network as NetworkModel;
   const analysisMs = medianMillis(() => analyzeNetwork(thousand), 3, 500);
+  const found = analyzeNetwork(thousand).equilibria.length;
   lines.push([
     'analyzeNetwork, 1,000 services (healthy and storm states, report)',
-    (() => {
-      const found = analyzeNetwork(thousand).equilibria.length;
-      return `${unit(analysisMs)} (${found} ${found === 1 ? 'equilibrium' : 'equilibria'} found)`;
-    })(),
+    `${unit(analysisMs)} (${found} ${found === 1 ? 'equilibrium' : 'equilibria'} found)`,
   ]);
   report('Call-graph solve time (median; solveCalls from idle)', lines);
   seedSweeps();

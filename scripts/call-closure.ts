@@ -25,14 +25,14 @@
  */
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import { compileCallPlan } from '../src/model/network/callPlan.js';
-import { CallSweep } from '../src/model/network/callSweep.js';
 import { fixed } from '../src/report/numberFormat.js';
 import {
   CALL_VALIDATION_BACKOFF,
   CALL_VALIDATION_SEED,
-  FAMILY_SIZE,
   GENERATED_RUN,
   generatedCallGraph,
+  generatedCallGraphIndex,
+  loadsAtS,
 } from './lib/callCases.js';
 import { simulateRuns } from './lib/simulateRuns.js';
 
@@ -76,9 +76,8 @@ function parseArguments(args: readonly string[]): {
 
 const { warmup, duration, ids } = parseArguments(process.argv.slice(2));
 const wanted = ids.length > 0 ? ids : MISSES;
-const all = Array.from({ length: 2 * FAMILY_SIZE }, (_, i) => i);
 for (const id of wanted) {
-  const index = all.find((i) => generatedCallGraph(i).id === id);
+  const index = generatedCallGraphIndex(id);
   if (index === undefined) {
     console.error(
       `call-closure: no generated validation network ${JSON.stringify(id)} (mubench-300 … dgg-349)`,
@@ -102,18 +101,16 @@ for (const id of wanted) {
   const sSim = names.map((name) => simulated.services[name]?.s.mean ?? 0);
   const rhoSim = names.map((name) => simulated.services[name]?.rho.mean ?? 0);
   const plan = compileCallPlan(network);
-  const sweep = new CallSweep(plan);
-  sweep.s.set(sSim);
-  sweep.evaluate(1);
+  const rhoModel = loadsAtS(network, sSim);
   const rows = names.map((name, j) => {
     const phi = plan.phi[j] as (rho: number) => number;
-    const atModel = phi(sweep.rho[j] as number);
+    const atModel = phi(rhoModel[j] as number);
     const atSim = phi(rhoSim[j] as number);
     return {
       name,
       queue: plan.queue[j] as number,
       rhoSim: rhoSim[j] as number,
-      rhoModel: sweep.rho[j] as number,
+      rhoModel: rhoModel[j] as number,
       sSim: sSim[j] as number,
       flows: atModel - atSim,
       law: atSim - (sSim[j] as number),

@@ -15,7 +15,6 @@ import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import { compileCallPlan } from '../src/model/network/callPlan.js';
-import { CallSweep } from '../src/model/network/callSweep.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
 import type { NetworkReport } from '../src/model/network/NetworkReport.js';
 import { nominalBottleneck, nominalLoads } from '../src/model/network/nominalLoads.js';
@@ -32,6 +31,7 @@ import {
   FAMILY_SIZE,
   GENERATED_RUN,
   generatedCallGraph,
+  loadsAtS,
   MIN_QUEUE,
   RHO_RANGE,
   rejectionAtS,
@@ -136,13 +136,11 @@ for (const c of CHAINS) {
 /** The largest |φ_j(ρ_j(s)) − s_j|: how far the model's load equations are from holding at s. */
 function closureAt(network: NetworkModel, s: readonly number[]): number {
   const plan = compileCallPlan(network);
-  const sweep = new CallSweep(plan);
-  sweep.s.set(s.map((x) => (Number.isFinite(x) ? x : 0)));
-  sweep.evaluate(1);
+  const rho = loadsAtS(network, s);
   let most = 0;
   for (let j = 0; j < plan.serviceCount; j++) {
-    const phi = (plan.phi[j] as (rho: number) => number)(sweep.rho[j] as number);
-    most = Math.max(most, Math.abs(phi - (sweep.s[j] as number)));
+    const phi = (plan.phi[j] as (r: number) => number)(rho[j] as number);
+    most = Math.max(most, Math.abs(phi - (Number.isFinite(s[j]) ? (s[j] as number) : 0)));
   }
   return most;
 }

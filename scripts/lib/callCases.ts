@@ -4,6 +4,8 @@
  * DGG-like) and chains of 40 and 300 services.
  */
 import type { BackoffDescription } from '../../src/model/backoff/BackoffDescription.js';
+import { compileCallPlan } from '../../src/model/network/callPlan.js';
+import { CallSweep } from '../../src/model/network/callSweep.js';
 import type { NetworkModel, NetworkService } from '../../src/model/network/NetworkModel.js';
 import {
   generateMuBench,
@@ -62,6 +64,30 @@ export interface GeneratedCallGraph {
 function spread(j: number, multiplier: number, [low, high]: readonly [number, number]): number {
   const slot = (j * multiplier) % FAMILY_SIZE;
   return low + ((high - low) * slot) / (FAMILY_SIZE - 1);
+}
+
+/**
+ * The index of generated call graph `id` (`mubench-300` … `dgg-349`, as {@link generatedCallGraph}
+ * names them), without generating any; undefined for an id that names none.
+ */
+export function generatedCallGraphIndex(id: string): number | undefined {
+  const match = /^(mubench|dgg)-(\d+)$/.exec(id);
+  if (match === null) return undefined;
+  const i = Number(match[2]) - 300;
+  const family = i % 2 === 0 ? 'mubench' : 'dgg';
+  return i >= 0 && i < 2 * FAMILY_SIZE && family === match[1] ? i : undefined;
+}
+
+/**
+ * The offered load ρ the model's flows give each service (in network order) when its attempt
+ * rejections are `s` (simulated ones, say), without solving for them: the call-graph sweep's
+ * tables evaluated at that state. NaN in `s` is taken as 0.
+ */
+export function loadsAtS(network: NetworkModel, s: readonly number[]): Float64Array {
+  const sweep = new CallSweep(compileCallPlan(network));
+  sweep.s.set(s.map((x) => (Number.isFinite(x) ? x : 0)));
+  sweep.evaluate(1);
+  return sweep.rho;
 }
 
 /**
