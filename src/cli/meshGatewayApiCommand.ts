@@ -21,15 +21,18 @@ export interface MeshGatewayApiOptions extends NetworkSource {
   readonly gateway?: string;
   /** The class of the generated Gateway; default `difftry` (no implementation's). */
   readonly gatewayClass?: string;
-  /** Write SERVICE.gateway-api.yaml per service (and gateway.gateway-api.yaml) into this directory. */
+  /** Write SERVICE.gateway-api.yaml per service (and edge.gateway.yaml) into this directory. */
   readonly out?: string;
   /** One JSON document `{ limits, objects }` instead of YAML. */
   readonly json?: boolean;
 }
 
 const DOC = 'docs/mesh-gateway-api.md';
-/** The file of the generated Gateway, beside the services' files. */
-export const GATEWAY_FILE = 'gateway.gateway-api.yaml';
+/**
+ * The file of the generated Gateway, beside the services' files. Every service's file ends in
+ * `.gateway-api.yaml`, this one does not: no service name can take it.
+ */
+export const GATEWAY_FILE = 'edge.gateway.yaml';
 
 /** `--gateway NAME` or `--gateway NAMESPACE/NAME`, checked. */
 function gatewayOption(
@@ -66,7 +69,7 @@ function objectName(value: string, flag: string): string {
  * per class; an HTTPRoute per edge service attached to a Gateway, classifying external requests;
  * and that Gateway unless `--gateway` names an existing one. Without `--out`, prints one YAML
  * stream (or, with `--json`, one document `{ limits, objects }`); with `--out DIR`, writes
- * `SERVICE.gateway-api.yaml` per service with routes and `gateway.gateway-api.yaml`. Every YAML
+ * `SERVICE.gateway-api.yaml` per service with routes and `edge.gateway.yaml`. Every YAML
  * output starts with a comment naming the command, then what Gateway API cannot express.
  * @returns what to print on stdout.
  */

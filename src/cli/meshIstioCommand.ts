@@ -9,7 +9,7 @@ import { UsageError } from './UsageError.js';
 
 /** Options of `difftry mesh istio`. */
 export interface MeshIstioOptions extends NetworkSource {
-  /** Write SERVICE.istio.yaml per service and gateway.istio.yaml into this directory. */
+  /** Write SERVICE.istio.yaml per service and edge.istio-gateway.yaml into this directory. */
   readonly out?: string;
   /** The namespace of every object; `default` if none. */
   readonly namespace?: string;
@@ -21,14 +21,17 @@ export interface MeshIstioOptions extends NetworkSource {
   readonly json?: boolean;
 }
 
-/** The file of the edge's objects (the Gateway and the ingress VirtualServices). */
-export const GATEWAY_FILE = 'gateway.istio.yaml';
+/**
+ * The file of the edge's objects (the Gateway and the ingress VirtualServices). Every service's
+ * file ends in `.istio.yaml`, this one does not: no service name can take it.
+ */
+export const GATEWAY_FILE = 'edge.istio-gateway.yaml';
 
 /**
  * `difftry mesh istio FILE`: the Istio configuration of a network (see `istioManifest`). Without
  * `--out`, prints every object as one YAML stream (or, with `--json`, one document
  * `{ "limits": [...], "objects": [...] }`); with `--out DIR`, writes `SERVICE.istio.yaml` per
- * service (its VirtualService, DestinationRule and Sidecar) and `gateway.istio.yaml` (the edge's
+ * service (its VirtualService, DestinationRule and Sidecar) and `edge.istio-gateway.yaml` (the edge's
  * Gateway and ingress VirtualServices). Every YAML file starts with a comment naming the command
  * that made it, then what Istio cannot express.
  * @returns what to print on stdout.
@@ -125,7 +128,7 @@ export function registerMeshIstioCommand(mesh: Command): void {
     )
     .option(
       '--out <dir>',
-      'write SERVICE.istio.yaml files and gateway.istio.yaml into this directory',
+      'write SERVICE.istio.yaml files and edge.istio-gateway.yaml into this directory',
     )
     .option('--namespace <ns>', 'the namespace of every object (default: default)')
     .option(

@@ -4,12 +4,13 @@ import { describeBackoff } from '../model/backoff/describeBackoff.js';
 import { analyzeNetwork } from '../model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
 import type { NetworkReport } from '../model/network/NetworkReport.js';
+import { uniformLimits } from '../model/network/uniformLimits.js';
 import type { TimeoutStrategyDescription } from '../policy/timeouts/createTimeoutStrategy.js';
 import type { ReplicatedNetworkResult } from '../sim/network/replicateNetwork.js';
 import { type NetworkStrategy, usesUniformLimits } from '../sim/network/strategy.js';
+import type { NetworkOverrides } from '../spec/networkOverrides.js';
 import type { NetworkSpec } from '../spec/schema.js';
-import { type NetworkOverrides, toNetworkModel } from '../spec/toNetworkModel.js';
-import { uniformRetries } from '../spec/uniformRetries.js';
+import { toNetworkModel } from '../spec/toNetworkModel.js';
 import type { SimulateOptions } from './SimulateOptions.js';
 import { describeTimeoutSetting, type TimeoutSetting } from './simulationConfig.js';
 
@@ -74,10 +75,7 @@ export function predict(
     }
   }
   const model = toNetworkModel(spec, { ...overrides, timeoutMs });
-  const analysed =
-    strategy === 'uniform'
-      ? { ...toNetworkModel(uniformRetries(spec, model), { timeoutMs }), mode: model.mode }
-      : model;
+  const analysed = strategy === 'uniform' ? uniformLimits(model) : model;
   try {
     // The law `analyze` takes by default, so the two commands predict alike.
     return { report: analyzeNetwork(analysed, { law: 'auto' }), notes };
@@ -157,12 +155,9 @@ export function networkSimulationDocument(
   return {
     strategy: result.strategy,
     // The limits in force: every strategy but DiffTry gives every class the highest class's.
-    classes: model.classes.map((c) => ({
-      name: c.name,
-      retries: usesUniformLimits(result.strategy)
-        ? (model.classes[0]?.retryLimit ?? c.retryLimit)
-        : c.retryLimit,
-    })),
+    classes: (usesUniformLimits(result.strategy) ? uniformLimits(model) : model).classes.map(
+      (c) => ({ name: c.name, retries: c.retryLimit }),
+    ),
     services,
     endToEnd,
     load: { ...result.load },

@@ -10,8 +10,8 @@ import {
   type TimeoutStrategyDescription,
 } from '../policy/timeouts/createTimeoutStrategy.js';
 import type { SingleServiceConfig } from '../sim/SingleServiceConfig.js';
+import { classBackoff } from '../spec/resolveHops.js';
 import type { NetworkSpec } from '../spec/schema.js';
-import { classBackoff } from '../spec/toNetworkModel.js';
 import { UsageError } from './UsageError.js';
 
 /**

@@ -13,6 +13,7 @@ import { UsageError } from './UsageError.js';
 import {
   bracketed,
   checkEndpointServices,
+  grpcClientNotes,
   type HostPort,
   oneLine,
   parseEndpoints,
@@ -22,7 +23,6 @@ import {
   reloadNetwork,
   requestLine,
   shouldReload,
-  slowBackoffLines,
   startLine,
 } from './xdsServe.js';
 
@@ -135,7 +135,7 @@ export async function xdsServeCommand(options: XdsServeOptions): Promise<void> {
   }
   const address: HostPort = { host: listen.host, port: server.port };
   log(startLine(network.services.length, address));
-  for (const line of slowBackoffLines(network)) log(line);
+  for (const line of grpcClientNotes(network)) log(line);
 
   let stopped = false;
   let lastRead = first.text;
@@ -164,7 +164,7 @@ export async function xdsServeCommand(options: XdsServeOptions): Promise<void> {
     });
     log(reloadLine(outcome));
     if (outcome.kind === 'updated' && loaded !== undefined) {
-      for (const line of slowBackoffLines(loaded)) log(line);
+      for (const line of grpcClientNotes(loaded)) log(line);
     }
   };
   // One reload at a time, in the order asked.

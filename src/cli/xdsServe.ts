@@ -4,7 +4,13 @@
 import { isIP } from 'node:net';
 import { printable } from '../core/printable.js';
 import { DEFAULT_BACKOFF } from '../model/backoff/BackoffDescription.js';
-import { envoyBackOff } from '../spec/meshes/envoy.js';
+import {
+  envoyBackOff,
+  GRPC_MAX_ATTEMPTS,
+  grpcCappedClasses,
+  grpcUntimedClasses,
+} from '../spec/meshes/envoy.js';
+import { meshPlan } from '../spec/meshes/meshPlan.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import type { XdsEndpoint, XdsRequestEvent, XdsServer } from '../xds/index.js';
 import type { NackRepeats } from '../xds/NackLog.js';
@@ -118,6 +124,25 @@ export function slowBackoffLines(network: NetworkSpec): string[] {
       `difftry xds: note: class ${c.name}'s retry backoff is served as ${intervals.base_interval}–${intervals.max_interval}; @grpc/grpc-js-xds 1.14 clients read an interval of 1 s or more ten times too long (keep it under 1 s for them; docs/xds.md)`,
     ];
   });
+}
+
+/**
+ * One note line per limit of proxyless gRPC clients that the network runs into: a class with
+ * more than 4 retries at some hop (gRPC makes at most 5 attempts a call), a class with per-try
+ * timeouts (gRPC ignores them), and a retry delay served as an interval of a second or more
+ * ({@link slowBackoffLines}). Envoy served the same resources has none of these limits.
+ */
+export function grpcClientNotes(network: NetworkSpec): string[] {
+  const plan = meshPlan(network);
+  const capped = grpcCappedClasses(plan).map(
+    ({ className, retries }) =>
+      `difftry xds: note: class ${className} retries up to ${retries} times at some hop; gRPC clients make at most ${GRPC_MAX_ATTEMPTS} attempts a call, so they retry it ${GRPC_MAX_ATTEMPTS - 1} times (docs/xds.md)`,
+  );
+  const untimed = grpcUntimedClasses(plan).map(
+    ({ className, services }) =>
+      `difftry xds: note: class ${className} has per-try timeouts on calls into ${services.join(', ')}; gRPC clients ignore them (their own deadline applies; docs/xds.md)`,
+  );
+  return [...capped, ...untimed, ...slowBackoffLines(network)];
 }
 
 /** The line printed once the server listens. */

@@ -6,7 +6,7 @@ import type { Clock } from '../policy/Clock.js';
 import type { ClassOptions } from '../policy/classes/ClassTable.js';
 import { type RetryPolicy, retryPolicy } from '../policy/retry/RetryPolicy.js';
 import { createTimeoutStrategy } from '../policy/timeouts/createTimeoutStrategy.js';
-import { fixedTimeout, type TimeoutStrategy } from '../policy/timeouts/TimeoutStrategy.js';
+import type { TimeoutStrategy } from '../policy/timeouts/TimeoutStrategy.js';
 import { errorCode } from '../runtime/errors.js';
 import type { RetryEvent } from '../runtime/retry.js';
 import { difftryInterceptor } from '../runtime/undici.js';
@@ -15,6 +15,7 @@ import {
   type SidecarConfig,
   type UpstreamConfig,
 } from '../spec/sidecarSchema.js';
+import { upstreamHop } from '../spec/upstreamHop.js';
 import type { RequestHandler } from './httpListener.js';
 import {
   BodyTooLargeError,
@@ -193,13 +194,14 @@ function createUpstream(
   },
 ): Upstream {
   const { config, clock, random, metrics } = context;
-  // The upstream's `retries` override the classes' limits here (k_i^p of the model): a policy of
-  // its own, since the runtime's `retryLimit` can only lower a class's limit.
+  // The upstream's `retries` and `timeouts` override the classes' here (k_i^p and T_i^p of the
+  // model): a policy of its own, since the runtime's `retryLimit` can only lower a class's limit.
   const classes: Record<string, ClassOptions> = {};
   for (const spec of config.classes) {
+    const hop = upstreamHop(config, upstream, spec.name);
     classes[spec.name] = {
-      retries: upstream.retries?.[spec.name] ?? spec.retries,
-      ...(spec.timeoutMs !== undefined && { timeoutMs: spec.timeoutMs }),
+      retries: hop.retries,
+      ...(hop.timeoutMs !== undefined && { timeoutMs: hop.timeoutMs }),
       ...(spec.backoff !== undefined && { backoff: spec.backoff }),
     };
   }
@@ -213,12 +215,9 @@ function createUpstream(
     clock,
     random,
   });
+  // An adaptive strategy times every class; fixed timeouts are the policy's, per class.
   const timeout =
-    upstream.timeout !== undefined
-      ? createTimeoutStrategy(upstream.timeout, { clock })
-      : upstream.timeoutMs !== undefined
-        ? fixedTimeout(upstream.timeoutMs)
-        : undefined;
+    upstream.timeout !== undefined ? createTimeoutStrategy(upstream.timeout, { clock }) : undefined;
   const meters = new Map(
     config.classes.map((spec) => [spec.name, metrics.outbound(upstream.name, spec.name)]),
   );

@@ -97,6 +97,7 @@ export {
   sweepRoutingEquilibria,
 } from './network/sweepRoutingEquilibria.js';
 export type { TimedRoutingSolution } from './network/timedRoutingState.js';
+export { uniformLimits } from './network/uniformLimits.js';
 export {
   type WindowReading,
   type WindowReadingInput,

@@ -22,6 +22,12 @@ export const className = () =>
     z.string().regex(TOKEN),
     "a class name: an HTTP token (letters, digits and !#$%&'*+-.^_`|~), which every HTTP header and gRPC metadata value can carry",
   );
+/**
+ * What makes two class names the same class: their lower-case form. A class header is read in
+ * any case (the runtime's `ClassTable`, Istio's header match), so `High` and `high` cannot be
+ * two classes; the network file and the sidecar config refuse them alike.
+ */
+export const classKey = (name: string): string => name.toLowerCase();
 export const classRef = () => described(z.string(), 'a class name');
 export const envName = () =>
   described(

@@ -15,6 +15,11 @@ export { ROUTE_SUM_TOLERANCE } from '../model/network/routeSumTolerance.js';
 export { BUILTIN_EXAMPLE_NAMES, builtinExample } from './examples.js';
 export * from './generators/index.js';
 export { loadNetworkFile } from './loadNetworkFile.js';
+export {
+  applyOverrides,
+  EVERY_CLASS,
+  type NetworkOverrides,
+} from './networkOverrides.js';
 export { parseNetwork } from './parseNetwork.js';
 export { loadScheduleFile, parseSchedule } from './parseSchedule.js';
 export {
@@ -22,6 +27,15 @@ export {
   loadSidecarConfigFile,
   parseSidecarConfig,
 } from './parseSidecarConfig.js';
+export {
+  type ClassDefaults,
+  classBackoff,
+  type Hop,
+  hopOf,
+  type ResolvedHops,
+  resolveHops,
+  type ServiceHops,
+} from './resolveHops.js';
 export {
   isSpecError,
   SpecError,
@@ -64,4 +78,4 @@ export {
   sidecarConfigSchema,
 } from './sidecarSchema.js';
 export { type SidecarsFromNetworkOptions, sidecarsFromNetwork } from './sidecarsFromNetwork.js';
-export { classBackoff, type NetworkOverrides, toNetworkModel } from './toNetworkModel.js';
+export { toNetworkModel } from './toNetworkModel.js';

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { ROUTE_SUM_TOLERANCE } from '../model/network/routeSumTolerance.js';
 import { closedServices } from '../model/network/structure.js';
 import { type CustomIssue, reportIssue } from './customIssue.js';
-import { checkEdgeRules } from './edgeSchema.js';
+import { checkEdgeRules, classKey } from './edgeSchema.js';
 import { formatNumber, formatValue } from './formatValue.js';
 import type { NetworkSpec, ServiceSpec } from './schema.js';
 
@@ -28,7 +28,8 @@ export function checkNetworkRules(network: NetworkSpec, ctx: z.RefinementCtx): v
   const report = (issue: CustomIssue) => reportIssue(ctx, issue);
   const classNames = network.classes.map((c) => c.name);
   const serviceNames = network.services.map((s) => s.name);
-  checkUnique(classNames, 'classes', 'class', report);
+  // A class header is read in any case: `High` and `high` would be one class (classKey).
+  checkUnique(classNames, 'classes', 'class', report, classKey);
   checkUnique(serviceNames, 'services', 'service', report);
 
   const declaredClass = declared('class', classNames);
@@ -104,17 +105,24 @@ function checkBranchSum(service: ServiceSpec, index: number, report: Report): vo
 /** The two ways a service passes requests on: probabilistic routes or a call graph. */
 type EdgeField = 'routes' | 'calls';
 
-function checkUnique(names: readonly string[], list: string, kind: string, report: Report): void {
+function checkUnique(
+  names: readonly string[],
+  list: string,
+  kind: string,
+  report: Report,
+  key: (name: string) => string = (name) => name,
+): void {
   const firstIndex = new Map<string, number>();
   names.forEach((name, i) => {
-    const first = firstIndex.get(name);
+    const first = firstIndex.get(key(name));
     if (first === undefined) {
-      firstIndex.set(name, i);
+      firstIndex.set(key(name), i);
       return;
     }
+    const inCase = names[first] === name ? '' : ` (${formatValue(names[first])} in another case)`;
     report({
       path: [list, i, 'name'],
-      problem: `duplicate ${kind} name ${formatValue(name)}, first declared at ${list}[${first}]`,
+      problem: `duplicate ${kind} name ${formatValue(name)}${inCase}, first declared at ${list}[${first}]`,
       expected: `a unique ${kind} name`,
     });
   });

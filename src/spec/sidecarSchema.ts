@@ -7,6 +7,7 @@ import {
 import { type CustomIssue, reportIssue } from './customIssue.js';
 import {
   checkEdgeRules,
+  classKey,
   classRef,
   type EdgeConfig,
   type EdgeRuleConfig,
@@ -122,6 +123,11 @@ export const upstreamSchema = described(
     retries: described(
       z.record(z.string(), retryLimit()),
       'a mapping from class name to retry limit',
+    ).optional(),
+    timeouts: described(
+      z.record(z.string(), positiveMs('ms per attempt')),
+      'a mapping from class name to per-try timeout',
+      'ms per attempt, of a call into this upstream',
     ).optional(),
     timeoutMs: positiveMs('ms per attempt').optional(),
     timeout: timeoutStrategySchema.optional(),
@@ -316,8 +322,9 @@ function checkSidecarRules(config: SidecarConfig, ctx: z.RefinementCtx): void {
     );
   };
   unique(
-    classNames.map((name, i) => ({ key: name, path: ['classes', i, 'name'] })),
-    'class name',
+    // A class header is read in any case: `High` and `high` would be one class (classKey).
+    classNames.map((name, i) => ({ key: classKey(name), path: ['classes', i, 'name'] })),
+    'class name (in any case)',
     report,
   );
   checkClass(['defaultClass'], config.defaultClass);
@@ -381,10 +388,21 @@ function checkSidecarRules(config: SidecarConfig, ctx: z.RefinementCtx): void {
   );
   upstreams.forEach((upstream, i) => {
     const at = ['outbound', 'upstreams', i];
-    for (const name of Object.keys(upstream.retries ?? {})) {
-      checkClass([...at, 'retries', name], name, 'key');
+    for (const field of ['retries', 'timeouts'] as const) {
+      for (const name of Object.keys(upstream[field] ?? {})) {
+        checkClass([...at, field, name], name, 'key');
+      }
     }
     if (upstream.timeout === undefined) return;
+    if (upstream.timeouts !== undefined) {
+      report({
+        path: [...at, 'timeout'],
+        problem: 'an upstream has timeouts or timeout, not both',
+        expected: 'timeouts or timeout, not both',
+        at: 'key',
+      });
+      return;
+    }
     if (upstream.timeoutMs !== undefined) {
       report({
         path: [...at, 'timeout'],

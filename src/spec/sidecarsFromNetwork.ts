@@ -1,4 +1,5 @@
 import { outgoingEdges } from './networkRules.js';
+import { type ResolvedHops, resolveHops } from './resolveHops.js';
 import type { NetworkSpec } from './schema.js';
 import type { EdgeRuleConfig, SidecarConfigInput } from './sidecarSchema.js';
 
@@ -67,9 +68,10 @@ export interface PodAddressing {
 /**
  * One sidecar config per service of a network file, so that one file describes the whole mesh:
  * - `classes` and `backoff` as in the file (the per-try `timeoutMs` of a class included);
- * - an upstream for every service it routes or calls to (`routes`, `calls`, `branches`), with that
- *   service's own `retries` override (k_i^p is the limit of attempts *at* service i), reached at
- *   the upstream's inbound listener;
+ * - an upstream for every service it routes or calls to (`routes`, `calls`, `branches`), with
+ *   `retries` and `timeouts` for each class whose hop into that service differs from the class's
+ *   own policy (`resolveHops`: k_i^p and T_i^p belong to the service called), reached at the
+ *   upstream's inbound listener;
  * - inbound admission with c = 1 and m = the service's `queue` (the model's M/M/1/m);
  * - edge classification on the services with external arrivals (see `edgeRules`);
  * - trust in the services that call it, which prove it with the mesh token (`identity`).
@@ -116,10 +118,12 @@ export function sidecarsFromNetwork(
   const callees = network.services.map((service) => [
     ...new Set(outgoingEdges(service).map(({ edge }) => edge.to)),
   ]);
-  const classes = network.classes.map((c) => ({
+  const hops = resolveHops(network);
+  const classes = hops.classes.map((c, p) => ({
     name: c.name,
     retries: c.retries,
-    ...(c.backoff !== undefined && { backoff: c.backoff }),
+    // The class's own backoff; the network's is the config's (`backoff` below).
+    ...(network.classes[p]?.backoff !== undefined && { backoff: c.backoff }),
     ...(c.timeoutMs !== undefined && { timeoutMs: c.timeoutMs }),
   }));
 
@@ -130,13 +134,12 @@ export function sidecarsFromNetwork(
     const external = Object.values(service.arrivals).some((rate) => rate > 0);
     const peers = [...new Set([...callers, ...(external ? (options.edgePeers ?? []) : [])])];
     const upstreams = (callees[i] ?? []).map((name) => {
-      const retries = network.services[indexOf.get(name) ?? -1]?.retries;
       const pod = perPod?.upstream(name);
       return {
         name,
         url: pod?.url ?? `http://${address}:${inboundPort(name)}`,
         ...(pod?.hosts !== undefined && pod.hosts.length > 0 && { hosts: [...pod.hosts] }),
-        ...(retries !== undefined && { retries: { ...retries } }),
+        ...upstreamOverrides(hops, name),
       };
     });
     return {
@@ -166,4 +169,30 @@ export function sidecarsFromNetwork(
       ...(perPod?.adminListen !== undefined && { admin: { listen: perPod.adminListen } }),
     };
   });
+}
+
+/**
+ * An upstream's `retries` and `timeouts` for the calls into `service`: an entry for each class
+ * whose hop there (`resolveHops`) differs from the class's own policy, so that the sidecar's rule
+ * (`upstreamHop`) reads back exactly the resolved hop. Empty where nothing differs.
+ */
+export function upstreamOverrides(
+  hops: ResolvedHops,
+  service: string,
+): { retries?: Record<string, number>; timeouts?: Record<string, number> } {
+  const into = hops.services.find((s) => s.name === service)?.hops ?? [];
+  const retries: Record<string, number> = {};
+  const timeouts: Record<string, number> = {};
+  into.forEach((hop, p) => {
+    const c = hops.classes[p];
+    if (c === undefined) return;
+    if (hop.retries !== c.retries) retries[c.name] = hop.retries;
+    if (hop.timeoutMs !== undefined && hop.timeoutMs !== c.timeoutMs) {
+      timeouts[c.name] = hop.timeoutMs;
+    }
+  });
+  return {
+    ...(Object.keys(retries).length > 0 && { retries }),
+    ...(Object.keys(timeouts).length > 0 && { timeouts }),
+  };
 }

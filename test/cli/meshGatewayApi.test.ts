@@ -55,7 +55,7 @@ describe('difftry mesh gateway-api', () => {
     expect(json.limits.length).toBeGreaterThan(5);
     expect(json.objects.map((o: { metadata: { name: string } }) => o.metadata.name)).toEqual([
       'difftry-gateway',
-      'frontend-edge',
+      'frontend.edge',
       'search',
       'geo',
       'rate',

@@ -38,13 +38,13 @@ const SMALL = [
 ].join('\n');
 
 describe('difftry mesh istio', () => {
-  it('writes SERVICE.istio.yaml per service and gateway.istio.yaml, each naming the command, schema-valid', async () => {
+  it('writes SERVICE.istio.yaml per service and edge.istio-gateway.yaml, each naming the command, schema-valid', async () => {
     const out = await tempDir();
     const printed = await meshIstioCommand({ example: 'hotel-calls', out, namespace: 'shop' });
     const names = (await readdir(out)).sort();
     expect(names).toEqual([
+      'edge.istio-gateway.yaml',
       'frontend.istio.yaml',
-      'gateway.istio.yaml',
       'geo.istio.yaml',
       'profile.istio.yaml',
       'rate.istio.yaml',
@@ -66,10 +66,10 @@ describe('difftry mesh istio', () => {
       expect(lines[3]).toMatch(/^# - Envoy never retries a 503 carrying x-envoy-overloaded/);
       const docs = documents(text);
       objects += docs.length;
-      if (name === 'gateway.istio.yaml') {
+      if (name === 'edge.istio-gateway.yaml') {
         expect(docs.map((d) => `${d.kind}/${d.metadata.name}`)).toEqual([
           'Gateway/difftry-gateway',
-          'VirtualService/frontend-ingress',
+          'VirtualService/frontend.ingress',
         ]);
       } else if (name === 'frontend.istio.yaml') {
         // Nobody inside the mesh calls the frontend: no mesh VirtualService for it. It is the
@@ -172,7 +172,7 @@ describe('difftry mesh istio', () => {
       'VirtualService/db',
       'DestinationRule/db',
       'Sidecar/db',
-      'VirtualService/web-ingress',
+      'VirtualService/web.ingress',
     ]);
     expect(docs[6]?.spec.gateways).toEqual(['istio-system/public']);
     expect(docs[6]?.spec.hosts).toEqual(['shop.example.com', 'api.example.com']);
@@ -471,7 +471,7 @@ describe('difftry mesh istio', () => {
       apiVersion: networking.istio.io/v1
       kind: VirtualService
       metadata:
-        name: web-ingress
+        name: web.ingress
         namespace: shop
         labels:
           app: web

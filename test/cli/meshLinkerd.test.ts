@@ -74,7 +74,7 @@ describe('difftry mesh linkerd', () => {
       "apiVersion: gateway.networking.k8s.io/v1
       kind: HTTPRoute
       metadata:
-        name: db-high
+        name: db.high
         namespace: default
         labels:
           app: db
@@ -105,7 +105,7 @@ describe('difftry mesh linkerd', () => {
       apiVersion: gateway.networking.k8s.io/v1
       kind: HTTPRoute
       metadata:
-        name: db-low
+        name: db.low
         namespace: default
         labels:
           app: db
@@ -134,7 +134,7 @@ describe('difftry mesh linkerd', () => {
       apiVersion: gateway.networking.k8s.io/v1
       kind: HTTPRoute
       metadata:
-        name: db-unclassified
+        name: db.unclassified
         namespace: default
         labels:
           app: db

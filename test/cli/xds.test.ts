@@ -15,6 +15,7 @@ import { register } from '@grpc/grpc-js-xds';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { xdsBootstrapCommand } from '../../src/cli/xdsCommand.js';
 import {
+  grpcClientNotes,
   parseEndpoints,
   parseHostPort,
   reloadLine,
@@ -302,6 +303,25 @@ describe('difftry xds serve: flags and reload decisions (in process)', () => {
       "difftry xds: note: class gold's retry backoff is served as 1s–1s; @grpc/grpc-js-xds 1.14 clients read an interval of 1 s or more ten times too long (keep it under 1 s for them; docs/xds.md)",
     ]);
   });
+
+  it('notes the per-try timeouts gRPC clients ignore, class by class, with the services they time', () => {
+    const network = parseNetwork(
+      [
+        'classes:',
+        '  - { name: gold, retries: 7 }',
+        '  - { name: bronze, retries: 1, timeoutMs: 200 }',
+        'services:',
+        '  - { name: web, capacity: 10, queue: 5, arrivals: { gold: 1 }, calls: [{ to: cart }] }',
+        '  - { name: cart, capacity: 10, queue: 5, timeouts: { gold: 80 } }',
+      ].join('\n'),
+      'net.yaml',
+    );
+    expect(grpcClientNotes(network)).toEqual([
+      'difftry xds: note: class gold retries up to 7 times at some hop; gRPC clients make at most 5 attempts a call, so they retry it 4 times (docs/xds.md)',
+      'difftry xds: note: class gold has per-try timeouts on calls into cart; gRPC clients ignore them (their own deadline applies; docs/xds.md)',
+      'difftry xds: note: class bronze has per-try timeouts on calls into web, cart; gRPC clients ignore them (their own deadline applies; docs/xds.md)',
+    ]);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -416,13 +436,18 @@ describe('difftry xds serve, end to end: a real gRPC xDS client follows the file
     if (dir !== undefined) await rm(dir, { recursive: true, force: true });
   });
 
-  it('prints one start line with the real port', async () => {
+  it('prints one start line with the real port, and a note on what gRPC clients cannot do', async () => {
     const line = await serve.line(/^difftry xds: serving/);
     const match = /^difftry xds: serving 2 services on 127\.0\.0\.1:(\d+)$/.exec(line);
     expect(match, line).not.toBeNull();
     xdsPort = Number(match?.[1]);
     expect(xdsPort).toBeGreaterThan(0);
-    expect(serve.lines).toEqual([line]);
+    const note = await serve.line(/^difftry xds: note/);
+    expect(serve.lines).toEqual([
+      line,
+      'difftry xds: note: class gold retries up to 5 times at some hop; gRPC clients make at most 5 attempts a call, so they retry it 4 times (docs/xds.md)',
+    ]);
+    expect(note).toBe(serve.lines[1]);
   });
 
   it('serves k + 1 attempts per class (at most 5), the default class’s for none or unknown', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toNetworkSimulationOptions } from '../../src/experiments/simulation/networkSimulationOptions.js';
-import { retryPolicy } from '../../src/policy/retry/RetryPolicy.js';
+import { hopPolicies } from '../../src/sim/network/hopPolicies.js';
 import { parseNetwork, SpecError, toNetworkModel } from '../../src/spec/index.js';
 
 const FILE = `classes:
@@ -41,21 +41,21 @@ describe('per-try timeouts per class and hop in a network file', () => {
     expect(model.services[0]?.timeouts).toBeUndefined();
   });
 
-  it('the simulator gives the same timeouts to the clients of each hop', () => {
+  it('the simulator times each hop out as the model resolved it', () => {
     const spec = parseNetwork(FILE, 'net.yaml');
     const options = toNetworkSimulationOptions(spec, { duration: 1, seed: 1 });
-    const build = options.retryPolicy;
-    expect(build).toBeDefined();
-    const policyOptions = {
-      classes: { high: { retries: 5 }, low: { retries: 1 } },
-      defaultClass: 'low',
-      clock: () => 0,
-      random: () => 0.5,
-    };
-    const intoApi = build?.(0, policyOptions as never) ?? retryPolicy(policyOptions);
-    const intoDb = build?.(1, policyOptions as never) ?? retryPolicy(policyOptions);
-    expect([intoApi.timeoutMs('high'), intoApi.timeoutMs('low')]).toEqual([400, undefined]);
-    expect([intoDb.timeoutMs('high'), intoDb.timeoutMs('low')]).toEqual([400, 100]);
+    // No policy wrapper re-reading the file: the model is the one source of the hops' T.
+    expect(options.retryPolicy).toBeUndefined();
+    const { cellCalls } = hopPolicies(
+      toNetworkModel(spec),
+      options,
+      'difftry',
+      () => 0,
+      () => 0.5,
+    );
+    const ms = cellCalls.map((call) => call.timeout?.next(0));
+    // Cells are service × class: api (high, low), then db (high, low).
+    expect(ms).toEqual([400, undefined, 400, 100]);
   });
 
   it('an unknown class or a non-positive timeout is one error naming the place', () => {

@@ -8,46 +8,13 @@ import {
   type XdsTypeUrl,
   xdsResources,
 } from '../../src/xds/xdsResources.js';
+import { grpcRoute, type EnvoyRoute as Route } from '../deploy/envoyRoutes.js';
 import { NETWORKS } from '../spec/meshes/meshNetworks.js';
 
 // The resources the control plane serves: strictly Envoy's, and, read the way a proxyless gRPC
 // client reads them (gRFC A28 route matching: metadata headers, content-type application/grpc,
 // no :method; retry_on's gRPC codes; num_retries + 1 attempts), DiffTry's limits at every hop.
-
-interface HeaderMatcher {
-  readonly name: string;
-  readonly string_match?: {
-    readonly exact?: string;
-    readonly prefix?: string;
-    readonly ignore_case?: boolean;
-    readonly safe_regex?: { readonly regex: string };
-  };
-}
-interface Route {
-  readonly name: string;
-  readonly match: { readonly prefix: string; readonly headers?: readonly HeaderMatcher[] };
-  readonly route: {
-    readonly cluster: string;
-    readonly retry_policy?: { readonly num_retries: number; readonly retry_on: string };
-  };
-}
-
-/** The route a gRPC client takes for a call carrying `metadata`. */
-function grpcRoute(routes: readonly Route[], metadata: Record<string, string>): Route {
-  const value = (name: string) => (name === 'content-type' ? 'application/grpc' : metadata[name]);
-  const found = routes.find((route) =>
-    (route.match.headers ?? []).every((h) => {
-      const v = value(h.name);
-      const m = h.string_match;
-      if (v === undefined || m === undefined) return false;
-      if (m.prefix !== undefined) return v.startsWith(m.prefix);
-      if (m.safe_regex !== undefined) return new RegExp(m.safe_regex.regex).test(v);
-      return m.ignore_case ? v.toLowerCase() === m.exact?.toLowerCase() : v === m.exact;
-    }),
-  );
-  if (found === undefined) throw new Error('no route');
-  return found;
-}
+// grpcRoute, the reader, is shared with the deployment-equivalence test (test/deploy).
 
 describe('xdsResources', () => {
   it('serves strictly valid Envoy resources for 22 networks', () => {

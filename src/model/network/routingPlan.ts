@@ -191,7 +191,8 @@ export function compileRouting(network: NetworkModel): RoutingPlan {
  * add): then the independent solver reproduces `attemptRejection` exactly.
  */
 function isIndependentLoad(load: PreparedService['loads'][number]): boolean {
-  if ((load.residualAlphas?.length ?? 0) > 0) return false;
+  // An α list only matters where the class retries (the list covers every class's retries).
+  if (load.retryLimit > 0 && (load.residualAlphas?.length ?? 0) > 0) return false;
   for (const field in load) {
     if (!INDEPENDENT_FIELDS.has(field) && load[field as keyof typeof load] !== undefined) {
       return false;

@@ -3,6 +3,7 @@ import {
   DEFAULT_BACKOFF,
 } from '../../model/backoff/BackoffDescription.js';
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
+import { uniformLimits } from '../../model/network/uniformLimits.js';
 import type { RandomSource } from '../../model/random.js';
 import type { Clock } from '../../policy/Clock.js';
 import type { ClassOptions } from '../../policy/classes/ClassTable.js';
@@ -25,9 +26,11 @@ export interface HopPolicies {
 
 /**
  * Builds each hop's retry policy as the runtime would (`retryPolicy`, or the options'
- * `retryPolicy` factory) with the service's per-class limits (the highest class's for the uniform
+ * `retryPolicy` factory) with the service's per-class limits (`uniformLimits` for the uniform
  * strategies), the classes' backoffs, the strategy's budget, the virtual `clock` and the run's
- * `random` source; and resolves each cell's per-try timeout once.
+ * `random` source; and resolves each cell's per-try timeout once: the options' `timeouts` for the
+ * hop, else the model's T for the class there (`NetworkService.timeouts`, as `toNetworkModel`
+ * resolved it), else the policy's `timeoutMs` for the class.
  */
 export function hopPolicies(
   network: NetworkModel,
@@ -40,15 +43,13 @@ export function hopPolicies(
   const classCount = classNames.length;
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
   const backoffs = network.classes.map((_c, p) => options.classBackoffs?.[p] ?? backoff);
-  const uniform = usesUniformLimits(strategy);
+  const limits = usesUniformLimits(strategy) ? uniformLimits(network) : network;
   const makePolicy = options.retryPolicy ?? ((_index, policyOptions) => retryPolicy(policyOptions));
-  const policies = network.services.map((service, i) => {
-    const limit = (p: number): number =>
-      service.retryLimits[p] ?? network.classes[p]?.retryLimit ?? 0;
+  const policies = limits.services.map((service, i) => {
     const classes: Record<string, ClassOptions> = {};
     classNames.forEach((name, p) => {
       classes[name] = {
-        retries: limit(uniform ? 0 : p),
+        retries: service.retryLimits[p] ?? limits.classes[p]?.retryLimit ?? 0,
         backoff: backoffs[p] as BackoffDescription,
       };
     });
@@ -66,12 +67,16 @@ export function hopPolicies(
   policies.forEach((policy, i) => {
     const hop = options.timeouts?.(i);
     const events = options.retryEvents?.(i);
-    for (const name of classNames) {
+    const modelTimeouts = network.services[i]?.timeouts;
+    classNames.forEach((name, p) => {
       // Resolved once per cell (the tracker would look the class's `timeoutMs` up per call).
-      const classMs = policy.timeoutMs(name);
-      const timeout = hop ?? (classMs === undefined ? null : fixedTimeout(classMs));
+      const seconds = modelTimeouts?.[p];
+      // Back to ms as the file gave it (1.001 s × 1000 is 1000.9999999999999 in doubles).
+      const ms =
+        seconds === undefined ? policy.timeoutMs(name) : Number((seconds * 1000).toPrecision(15));
+      const timeout = hop ?? (ms === undefined ? null : fixedTimeout(ms));
       cellCalls.push(Object.freeze({ timeout, ...(events !== undefined && { events }) }));
-    }
+    });
   });
   return { policies, cellCalls };
 }

@@ -1,3 +1,5 @@
+import { wholeMs } from './wholeMsTimeouts.js';
+
 /**
  * Milliseconds as a protobuf JSON duration, the form Envoy's and Istio's APIs take: seconds
  * with up to nine decimals and an `s` (`250` → `"0.25s"`).
@@ -16,7 +18,7 @@ export function gatewayDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) {
     throw new RangeError(`gatewayDuration: bad duration ${ms} ms`);
   }
-  const whole = Math.ceil(ms);
+  const whole = wholeMs(ms);
   if (whole === 0) return '0s';
   if (whole % 1000 === 0) return `${whole / 1000}s`;
   // GEP-2257 allows at most 5 digits per unit: above 99999 ms, seconds and the rest in ms.

@@ -200,19 +200,28 @@ export function envoyRetryOn(plan: MeshPlan): string {
 /**
  * The route action of one class at one hop: its cluster and retry policy. With k = 0 there is no
  * `retry_policy` at all (Envoy then makes one attempt, and proxyless gRPC refuses a policy of 0
- * retries), and a per-try timeout becomes the route's `timeout`, the only attempt's.
+ * retries), and a per-try timeout becomes the route's `timeout`, the only attempt's. Otherwise
+ * the route's `timeout` is `0s`, none: Envoy ends a request at 15 s when a route sets no
+ * timeout, which would cut a hop's attempts short of the k + 1 the analysis counts (Istio turns
+ * it off alike). gRPC clients read neither.
  */
 export function envoyRouteAction(
   plan: MeshPlan,
   hop: ClassHop,
   cluster: string,
 ): Record<string, unknown> {
-  if (hop.retries > 0) return { cluster, retry_policy: envoyRetryPolicy(plan, hop) };
+  if (hop.retries > 0) {
+    return { cluster, timeout: NO_ROUTE_TIMEOUT, retry_policy: envoyRetryPolicy(plan, hop) };
+  }
   return {
     cluster,
-    ...(hop.perTryTimeoutMs !== undefined && { timeout: protoDuration(hop.perTryTimeoutMs) }),
+    timeout:
+      hop.perTryTimeoutMs === undefined ? NO_ROUTE_TIMEOUT : protoDuration(hop.perTryTimeoutMs),
   };
 }
+
+/** A route `timeout` of zero: Envoy's way to say none (its default is 15 s). */
+const NO_ROUTE_TIMEOUT = '0s';
 
 /** The retry policy of one class at one hop (k > 0; see {@link envoyRouteAction}). */
 export function envoyRetryPolicy(plan: MeshPlan, hop: ClassHop): Record<string, unknown> {
@@ -255,15 +264,44 @@ export function grpcCappedClasses(plan: MeshPlan): GrpcCappedClass[] {
   });
 }
 
+/** A class with a per-try timeout at some hop, and the services whose calls have one. */
+export interface TimedClass {
+  readonly className: string;
+  /** The services a call into which has a per-try timeout for the class, in plan order. */
+  readonly services: readonly string[];
+}
+
+/**
+ * The classes whose per-try timeouts proxyless gRPC clients do not apply: gRPC's xDS client
+ * ignores a route's `per_try_timeout` (and `timeout`; gRFC A44), so only Envoy times them out.
+ */
+export function grpcUntimedClasses(plan: MeshPlan): TimedClass[] {
+  return plan.classes.flatMap((className) => {
+    const services = plan.services
+      .filter((service) =>
+        service.calls.some(
+          (hop) => hop.className === className && hop.perTryTimeoutMs !== undefined,
+        ),
+      )
+      .map((service) => service.name);
+    return services.length === 0 ? [] : [{ className, services }];
+  });
+}
+
 /**
  * What a plan asks of Envoy that some data planes of the same config cannot give, one sentence
  * each (for the generated files' comments): the classes whose retry limit somewhere is above
- * what proxyless gRPC clients allow over xDS, and the edge rules on secret values, left out.
+ * what proxyless gRPC clients allow over xDS, those whose per-try timeouts they ignore, and the
+ * edge rules on secret values, left out.
  */
 export function envoyLimits(plan: MeshPlan): string[] {
   const grpc = grpcCappedClasses(plan).map(
     ({ className, retries: k }) =>
       `gRPC clients served this over xDS make at most ${GRPC_MAX_ATTEMPTS} attempts: class ${className} (k up to ${k}) gets ${GRPC_MAX_ATTEMPTS - 1} retries there; Envoy itself makes all ${k}.`,
+  );
+  const untimed = grpcUntimedClasses(plan).map(
+    ({ className, services }) =>
+      `gRPC clients served this over xDS ignore per-try timeouts: class ${className}'s (on calls into ${services.join(', ')}) does not reach them, their own deadline applies; Envoy applies it.`,
   );
   const secrets = plan.services.flatMap((service) => {
     const skipped = service.edgeRules.filter((rule) => rule.valueEnv !== undefined);
@@ -273,7 +311,7 @@ export function envoyLimits(plan: MeshPlan): string[] {
           `${service.name}: the edge rules on secret values (${skipped.map((r) => `$${r.valueEnv}`).join(', ')}) are left out (a static config cannot read them), so those requests get another rule's class or the edge's default.`,
         ];
   });
-  return [...grpc, ...secrets];
+  return [...grpc, ...untimed, ...secrets];
 }
 
 /** A whole-value RE2 regex of the retried methods: `^(GET|HEAD|…)$`. */

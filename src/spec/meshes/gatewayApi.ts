@@ -21,6 +21,7 @@ import {
 import { kubernetesNames } from './kubernetesNames.js';
 import { type KubernetesObject, type MeshManifest, objectMeta } from './kubernetesObject.js';
 import type { ClassHop, MeshPlan } from './meshPlan.js';
+import { wholeMsLimits } from './wholeMsTimeouts.js';
 
 /** Options of {@link gatewayApiManifest}. */
 export interface GatewayApiOptions {
@@ -145,7 +146,8 @@ export function gatewayApiManifest(plan: MeshPlan, options: GatewayApiOptions = 
       const name = nameOf(service.name);
       const edge = compileEdgeRules(service);
       compiled.set(service.name, edge);
-      const route = httpRoute(`${name}-edge`, namespace, name, {
+      // A dot no service's name has (they are DNS labels): no service's route takes this name.
+      const route = httpRoute(`${name}.edge`, namespace, name, {
         parentRefs: [
           {
             group: GATEWAY_API_GROUP,
@@ -214,15 +216,12 @@ function gateway(namespace: string, className: string): KubernetesObject {
   };
 }
 
+/** Every generated name is unique by construction (a dot sets derived ones apart); checked. */
 function checkUnique(objects: readonly KubernetesObject[]): void {
   const seen = new Set<string>();
   for (const object of objects) {
     const key = `${object.kind}/${object.metadata.name}`;
-    if (seen.has(key)) {
-      throw new RangeError(
-        `two generated objects would both be ${key}; rename the service that ends in -edge`,
-      );
-    }
+    if (seen.has(key)) throw new Error(`gatewayApiManifest: two objects would both be ${key}`);
     seen.add(key);
   }
 }
@@ -234,6 +233,7 @@ function gatewayApiLimits(
   edgeCount: number,
 ): string[] {
   const limits = [
+    ...wholeMsLimits(plan),
     'HTTPRoute retry (GEP-1731) is experimental and Extended: install the experimental-channel CRDs (the standard channel drops `retry` without a word, leaving the implementation’s own default) and use an implementation that supports it (Linkerd does not: use difftry mesh linkerd).',
     'Backoff: `retry.backoff` is only the least wait before a retry; the implementation picks the law, growth and jitter. difftry writes the exponential base, the constant delay or the random delay’s mean.',
     `The class header is matched with Exact, which is case-sensitive: ${plan.header}: ${(plan.classes[0] ?? 'high').toUpperCase()} gets the default class (${plan.defaultClass}), where difftry’s own sidecar takes any case.`,

@@ -5,6 +5,7 @@ import { gatewayStrictnessLimit, strictEdgeFilter } from './istioStrictEdge.js';
 import { isDnsLabel, kubernetesNames } from './kubernetesNames.js';
 import { type KubernetesObject, type MeshManifest, objectMeta } from './kubernetesObject.js';
 import type { ClassHop, EdgeRulePlan, MeshPlan, ServicePlan } from './meshPlan.js';
+import { wholeMs, wholeMsLimits } from './wholeMsTimeouts.js';
 
 /** Options of {@link istioManifest}. */
 export interface IstioOptions {
@@ -88,19 +89,13 @@ export function istioManifest(plan: MeshPlan, options: IstioOptions): MeshManife
   if (edges.length > 0) {
     if (gateway === undefined) objects.push(gatewayObject(namespace, hosts));
     const gatewayRef = gateway ?? DEFAULT_GATEWAY;
-    const taken = new Set(objects.map((o) => `${o.kind}/${o.metadata.name}`));
     for (const edge of edges) {
-      const ingress = ingressVirtualService(plan, edge, nameOf(edge.name), namespace, {
-        gateway: gatewayRef,
-        hosts,
-      });
-      const key = `VirtualService/${ingress.metadata.name}`;
-      if (taken.has(key)) {
-        throw new RangeError(
-          `the ingress VirtualService of "${edge.name}" would be named "${ingress.metadata.name}", as a service's; rename one`,
-        );
-      }
-      objects.push(ingress);
+      objects.push(
+        ingressVirtualService(plan, edge, nameOf(edge.name), namespace, {
+          gateway: gatewayRef,
+          hosts,
+        }),
+      );
     }
   }
   return { objects, limits: istioLimits(plan, byName, nameOf) };
@@ -117,7 +112,9 @@ export function istioRetries(plan: MeshPlan, hop: ClassHop): Record<string, unkn
   if (hop.retries === 0) return { attempts: 0 };
   return {
     attempts: hop.retries,
-    ...(hop.perTryTimeoutMs !== undefined && { perTryTimeout: protoDuration(hop.perTryTimeoutMs) }),
+    ...(hop.perTryTimeoutMs !== undefined && {
+      perTryTimeout: protoDuration(wholeMs(hop.perTryTimeoutMs)),
+    }),
     retryOn: istioRetryOn(plan),
     backoff: istioBackoff(hop.backoff),
   };
@@ -190,7 +187,9 @@ export function istioHttpRoutes(
     route: [{ destination: { host: route.host, port: { number: SERVICE_PORT } } }],
     // With no retry the per-try timeout is the whole request's: the route's timeout says it.
     ...(hop.retries === 0 &&
-      hop.perTryTimeoutMs !== undefined && { timeout: protoDuration(hop.perTryTimeoutMs) }),
+      hop.perTryTimeoutMs !== undefined && {
+        timeout: protoDuration(wholeMs(hop.perTryTimeoutMs)),
+      }),
     retries: istioRetries(plan, hop),
   });
   // gRPC calls are POSTs the runtime still retries: `content-type: application/grpc…`.
@@ -329,7 +328,8 @@ function ingressVirtualService(
   return {
     apiVersion: ISTIO_API_VERSION,
     kind: 'VirtualService',
-    metadata: objectMeta(`${name}-ingress`, namespace, { app: name }),
+    // A dot no service's name has (they are DNS labels): no service can take this name.
+    metadata: objectMeta(`${name}.ingress`, namespace, { app: name }),
     spec: {
       hosts: [...bind.hosts],
       gateways: [bind.gateway],
@@ -390,6 +390,7 @@ function istioLimits(
   nameOf: (service: string) => string,
 ): string[] {
   const limits = [
+    ...wholeMsLimits(plan),
     'Envoy never retries a 503 carrying x-envoy-overloaded, which a sidecar adds when its connection pool rejects a request: set proxyHeaders.envoyDebugHeaders.disabled: true on every workload (pod annotation proxy.istio.io/config, or meshConfig.defaultConfig), or rejected attempts are not retried.',
   ];
   const hops = plan.services.flatMap((s) => s.calls);

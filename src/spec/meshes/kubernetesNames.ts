@@ -55,3 +55,24 @@ export function kubernetesNames(plan: MeshPlan): ReadonlyMap<string, string> {
   }
   return names;
 }
+
+/**
+ * A label per class name, for object names that hold one (`<service>.<class>`): its
+ * {@link kubernetesName}, with `-2`, `-3`, … added where an earlier class (or a `reserved`
+ * label) took it (`Gold` and `gold`), so that every class has its own.
+ */
+export function classLabels(
+  classes: readonly string[],
+  reserved: readonly string[] = [],
+): ReadonlyMap<string, string> {
+  const labels = new Map<string, string>();
+  const used = new Set<string>(reserved);
+  for (const className of classes) {
+    const label = kubernetesName(className);
+    let candidate = label;
+    for (let n = 2; used.has(candidate); n++) candidate = `${label}-${n}`;
+    used.add(candidate);
+    labels.set(className, candidate);
+  }
+  return labels;
+}

@@ -9,9 +9,10 @@ import {
   setClassHeader,
   upstreamHops,
 } from './httpRoutes.js';
-import { kubernetesName, kubernetesNames } from './kubernetesNames.js';
+import { classLabels, kubernetesNames } from './kubernetesNames.js';
 import type { KubernetesObject, MeshManifest } from './kubernetesObject.js';
 import type { ClassHop, MeshPlan } from './meshPlan.js';
+import { wholeMsLimits } from './wholeMsTimeouts.js';
 
 /** Options of {@link linkerdManifest}. */
 export interface LinkerdOptions {
@@ -74,7 +75,7 @@ export function linkerdRetryAnnotations(plan: MeshPlan, hop: ClassHop): Record<s
  * ```ts
  * const { objects } = linkerdManifest(meshPlan(network), { namespace: 'shop' });
  * ```
- * @throws RangeError when two services, or two classes of one, would get the same route name.
+ * @throws RangeError when two services would get the same Kubernetes name.
  */
 export function linkerdManifest(plan: MeshPlan, options: LinkerdOptions = {}): MeshManifest {
   const namespace = options.namespace ?? 'default';
@@ -86,24 +87,18 @@ export function linkerdManifest(plan: MeshPlan, options: LinkerdOptions = {}): M
     }
   }
   const objects: KubernetesObject[] = [];
-  const owners = new Map<string, string>();
+  // `<service>.<class>`: service names are DNS labels (no dot) and every class gets its own
+  // label, so no two routes, and no route and service, can share a name.
+  const labels = classLabels(plan.classes, [UNCLASSIFIED_SUFFIX]);
   const route = (
     service: string,
     suffix: string,
-    what: string,
     match: RouteMatch,
     hop: ClassHop,
     filters: readonly unknown[],
   ) => {
     const base = names.get(service) as string;
-    const name = `${base}-${suffix}`;
-    const other = owners.get(name);
-    if (other !== undefined) {
-      throw new RangeError(
-        `${other} and ${what} would both be the HTTPRoute "${name}"; rename one`,
-      );
-    }
-    owners.set(name, what);
+    const name = `${base}.${suffix}`;
     objects.push(
       httpRoute(
         name,
@@ -127,21 +122,15 @@ export function linkerdManifest(plan: MeshPlan, options: LinkerdOptions = {}): M
     for (const hop of hops.classes) {
       route(
         hops.service,
-        kubernetesName(hop.className),
-        `class "${hop.className}" of ${hops.service}`,
+        labels.get(hop.className) as string,
         classMatch(plan, hop.className),
         hop,
         [],
       );
     }
-    route(
-      hops.service,
-      UNCLASSIFIED_SUFFIX,
-      `the unclassified route of ${hops.service}`,
-      anyPath(),
-      hops.unclassified,
-      [setClassHeader(plan, hops.unclassified.className)],
-    );
+    route(hops.service, UNCLASSIFIED_SUFFIX, anyPath(), hops.unclassified, [
+      setClassHeader(plan, hops.unclassified.className),
+    ]);
   }
   return { objects, limits: linkerdLimits(plan) };
 }
@@ -150,6 +139,7 @@ export function linkerdManifest(plan: MeshPlan, options: LinkerdOptions = {}): M
 function linkerdLimits(plan: MeshPlan): string[] {
   const edges = plan.services.filter((service) => service.edge).map((service) => service.name);
   return [
+    ...wholeMsLimits(plan),
     'Needs Linkerd 2.16 or later and Gateway API CRDs that serve HTTPRoute v1 (with Linkerd 2.16 and 2.17, CRDs 1.0 to 1.1.1, which serve v1 beside the v1beta1 they read: the 0.7 CRDs they bundle have no v1).',
     'Retries are annotations on each HTTPRoute, and a ServiceProfile for the same Service overrides them all: delete any ServiceProfile of these Services.',
     'k = 0 is `retry.linkerd.io/limit: "0"` alone: Linkerd reads it as no retry policy on the route, which then takes the Service’s own retry.linkerd.io annotations, so keep the Services free of them.',

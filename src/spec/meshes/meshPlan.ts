@@ -1,9 +1,7 @@
-import {
-  type BackoffDescription,
-  DEFAULT_BACKOFF,
-} from '../../model/backoff/BackoffDescription.js';
+import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 import { DEFAULT_GRPC_RETRY_CODES, IDEMPOTENT_METHODS } from '../../policy/retry/RetryPolicy.js';
 import { checkSidecarConfig } from '../parseSidecarConfig.js';
+import { type Hop, type ResolvedHops, resolveHops } from '../resolveHops.js';
 import type { NetworkSpec } from '../schema.js';
 import type { SidecarConfig } from '../sidecarSchema.js';
 import { type SidecarsFromNetworkOptions, sidecarsFromNetwork } from '../sidecarsFromNetwork.js';
@@ -104,10 +102,11 @@ const DEFAULT_RETRY_STATUSES = [503, 429] as const;
 
 /**
  * The mapping every mesh generator shares: a network file → per service, per upstream and per
- * class, the retries at that hop (the upstream's own `retries` override included), the per-try
- * timeout, the backoff, the admission (c, m), the edge rules and the default class. It reads the
- * same sidecar configs as `difftry mesh sidecars` (so the sidecar and every mesh agree), with
- * their defaults applied.
+ * class, the hop as `resolveHops` resolves it for the analysis (the retries, the per-try timeout
+ * and the backoff of a call into that service, its own `retries` and `timeouts` included), the
+ * admission (c, m), the edge rules and the default class. The rest it reads from the same
+ * sidecar configs as `difftry mesh sidecars` (so the sidecar and every mesh agree), with their
+ * defaults applied.
  * @example
  * ```ts
  * const plan = meshPlan(await loadNetworkFile('examples/hotel-calls.yaml'));
@@ -115,6 +114,7 @@ const DEFAULT_RETRY_STATUSES = [503, 429] as const;
  * ```
  */
 export function meshPlan(network: NetworkSpec, options: SidecarsFromNetworkOptions = {}): MeshPlan {
+  const hops = resolveHops(network);
   const configs = sidecarsFromNetwork(network, options).map((config) =>
     checkSidecarConfig(config, `the sidecar config of ${config.service}`),
   );
@@ -129,7 +129,7 @@ export function meshPlan(network: NetworkSpec, options: SidecarsFromNetworkOptio
     retryMethods: (first.methods ?? IDEMPOTENT_METHODS).map((m) => m.toUpperCase()),
     grpcRetryCodes: DEFAULT_GRPC_RETRY_CODES.flatMap((code) => GRPC_CODE_NAMES[code] ?? []),
     retryConditions: ['connect-failure', 'reset', 'refused-stream'],
-    services: configs.map((config) => servicePlan(network, config, defaultClass)),
+    services: configs.map((config) => servicePlan(hops, config, defaultClass)),
   };
 }
 
@@ -146,30 +146,22 @@ export function callsInto(plan: MeshPlan, service: ServicePlan): UpstreamPlan {
   return { service: service.name, classes: service.calls, unclassified };
 }
 
-/** The hops of a call into `service` (the rule of {@link ServicePlan.calls}). */
-function hopsInto(
-  network: NetworkSpec,
-  config: SidecarConfig,
-  service: string,
-  timeoutMs: number | undefined,
-): ClassHop[] {
-  const overrides = network.services.find((s) => s.name === service)?.retries;
-  return config.classes.map(
-    (spec): ClassHop => ({
-      className: spec.name,
-      retries: overrides?.[spec.name] ?? spec.retries,
-      // The sidecar's rule: the upstream's fixed timeout, else the class's.
-      perTryTimeoutMs: timeoutMs ?? spec.timeoutMs,
-      backoff: spec.backoff ?? config.backoff ?? DEFAULT_BACKOFF,
-    }),
-  );
+/** The hops of a call into `service`, per class, as `resolveHops` resolved them. */
+function hopsInto(hops: ResolvedHops, service: string): ClassHop[] {
+  const into = hops.services.find((s) => s.name === service);
+  if (into === undefined) throw new Error(`meshPlan: no service ${service}`);
+  return hops.classes.map((c, p): ClassHop => {
+    const hop = into.hops[p] as Hop;
+    return {
+      className: c.name,
+      retries: hop.retries,
+      perTryTimeoutMs: hop.timeoutMs,
+      backoff: hop.backoff,
+    };
+  });
 }
 
-function servicePlan(
-  network: NetworkSpec,
-  config: SidecarConfig,
-  defaultClass: string,
-): ServicePlan {
+function servicePlan(hops: ResolvedHops, config: SidecarConfig, defaultClass: string): ServicePlan {
   const inbound = config.inbound;
   // sidecarsFromNetwork gives every service an inbound listener.
   if (inbound === undefined) throw new Error(`meshPlan: ${config.service} has no inbound`);
@@ -188,13 +180,13 @@ function servicePlan(
       ...(rule.valueEnv !== undefined && { valueEnv: rule.valueEnv }),
     })),
     edgeDefault: edge?.default ?? defaultClass,
-    calls: hopsInto(network, config, config.service, undefined),
+    calls: hopsInto(hops, config.service),
     upstreams: (config.outbound?.upstreams ?? []).map((upstream) => {
-      const hops = hopsInto(network, config, upstream.name, upstream.timeoutMs);
+      const classes = hopsInto(hops, upstream.name);
       return {
         service: upstream.name,
-        classes: hops,
-        unclassified: hops.find((hop) => hop.className === defaultClass) as ClassHop,
+        classes,
+        unclassified: classes.find((hop) => hop.className === defaultClass) as ClassHop,
       };
     }),
   };

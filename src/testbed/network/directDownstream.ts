@@ -14,6 +14,8 @@ export interface DirectTarget {
   readonly url: string;
   /** k per class name at this hop (the child's limit, as in the analysis). */
   readonly retryLimits: Readonly<Record<string, number>>;
+  /** The per-try timeout per class name at this hop, ms (none for a class not named). */
+  readonly timeoutsMs?: Readonly<Record<string, number>>;
 }
 
 /** Options of {@link directDownstream}. */
@@ -32,7 +34,8 @@ const SUCCESS: AttemptOutcome = Object.freeze({ kind: 'success' });
 
 /**
  * The in-process {@link Downstream}: each call runs under the runtime's `retry()` with a DiffTry
- * policy built from the network file (the child's retry limit per class, the class's backoff),
+ * policy built from the network file (the child's retry limit and per-try timeout per class, the
+ * class's backoff),
  * every attempt a real HTTP GET over loopback (undici, keep-alive, no limit on connections, so an
  * attempt never queues behind another in the client). A 200 is a success; 503, 429 and
  * connection errors are retried. The same decisions as the sidecar's, without the extra hop:
@@ -56,10 +59,17 @@ export function directDownstream(options: Readonly<DirectDownstreamOptions>): Do
   const policies = new Map<string, { readonly url: URL; readonly policy: RetryPolicy }>();
   for (const [name, target] of Object.entries(options.targets)) {
     const classes = Object.fromEntries(
-      options.classes.map((c) => [
-        c.name,
-        { retries: target.retryLimits[c.name] ?? 0, backoff: c.backoff },
-      ]),
+      options.classes.map((c) => {
+        const timeoutMs = target.timeoutsMs?.[c.name];
+        return [
+          c.name,
+          {
+            retries: target.retryLimits[c.name] ?? 0,
+            backoff: c.backoff,
+            ...(timeoutMs !== undefined && { timeoutMs }),
+          },
+        ];
+      }),
     );
     policies.set(name, {
       url: new URL(target.url),

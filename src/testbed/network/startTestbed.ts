@@ -1,8 +1,9 @@
 import { type SidecarHandle, startSidecar } from '../../mesh/index.js';
-import { DEFAULT_BACKOFF } from '../../model/backoff/BackoffDescription.js';
 import { seededRandom } from '../../model/random.js';
+import { resolveHops } from '../../spec/resolveHops.js';
 import type { NetworkSpec } from '../../spec/schema.js';
 import type { SidecarConfigInput } from '../../spec/sidecarSchema.js';
+import { upstreamOverrides } from '../../spec/sidecarsFromNetwork.js';
 import type { XdsServer } from '../../xds/xdsServer.js';
 import { type CallProgram, callPrograms } from './callProgram.js';
 import type { Downstream } from './Downstream.js';
@@ -18,7 +19,6 @@ import {
 import { startService } from './startService.js';
 import {
   grpcXdsNetwork,
-  hopRetryLimit,
   TESTBED_TRANSPORTS,
   type TestbedNetworkOptions,
   type TestbedTransport,
@@ -201,18 +201,25 @@ export async function startTestbed(
       }
     }
     const urlOf = new Map(services.map((s) => [s.name, s.url]));
-    const backoffOf = (p: number) =>
-      network.classes[p]?.backoff ?? network.backoff ?? DEFAULT_BACKOFF;
-    const classBackoffs = classes.map((name, p) => ({ name, backoff: backoffOf(p) }));
+    const hops = resolveHops(network);
+    const classBackoffs = hops.classes.map((c) => ({ name: c.name, backoff: c.backoff }));
     const directTargets = (targets: readonly string[]) =>
       Object.fromEntries(
-        targets.map((t) => [
-          t,
-          {
-            url: urlOf.get(t) as string,
-            retryLimits: Object.fromEntries(classes.map((c) => [c, hopRetryLimit(network, t, c)])),
-          },
-        ]),
+        targets.map((t) => {
+          const into = hops.services.find((s) => s.name === t)?.hops ?? [];
+          const timeoutsMs: Record<string, number> = {};
+          into.forEach((hop, p) => {
+            if (hop.timeoutMs !== undefined) timeoutsMs[classes[p] as string] = hop.timeoutMs;
+          });
+          return [
+            t,
+            {
+              url: urlOf.get(t) as string,
+              retryLimits: Object.fromEntries(classes.map((c, p) => [c, into[p]?.retries ?? 0])),
+              timeoutsMs,
+            },
+          ];
+        }),
       );
 
     if (grpcModules !== undefined) {
@@ -332,8 +339,9 @@ export function childrenOf(program: CallProgram): string[] {
 
 /**
  * The config of `caller`'s sidecar: outbound only (admission stays in the service, around its own
- * work), an upstream per child at the child's own URL with the child's retry limits (k_j^p, as
- * the analysis), the classes' retry delays, and no limit on connections.
+ * work), an upstream per child at the child's own URL with the child's hops (k_j^p and T_j^p, as
+ * the analysis: `resolveHops`, as `difftry mesh sidecars` writes them), the classes' retry
+ * delays, and no limit on connections.
  */
 export function sidecarConfig(
   network: NetworkSpec,
@@ -342,25 +350,24 @@ export function sidecarConfig(
   urlOf: ReadonlyMap<string, string>,
   header = 'x-priority',
 ): SidecarConfigInput {
+  const hops = resolveHops(network);
   return {
     service: caller,
     header,
-    classes: network.classes.map((c) => ({
+    classes: hops.classes.map((c, p) => ({
       name: c.name,
       retries: c.retries,
-      ...(c.backoff !== undefined && { backoff: c.backoff }),
+      ...(c.timeoutMs !== undefined && { timeoutMs: c.timeoutMs }),
+      ...(network.classes[p]?.backoff !== undefined && { backoff: c.backoff }),
     })),
     ...(network.backoff !== undefined && { backoff: network.backoff }),
     outbound: {
       listen: '127.0.0.1:0',
-      upstreams: targets.map((name) => {
-        const retries = network.services.find((s) => s.name === name)?.retries;
-        return {
-          name,
-          url: urlOf.get(name) as string,
-          ...(retries !== undefined && { retries: { ...retries } }),
-        };
-      }),
+      upstreams: targets.map((name) => ({
+        name,
+        url: urlOf.get(name) as string,
+        ...upstreamOverrides(hops, name),
+      })),
     },
     shutdownGraceMs: 0,
   };

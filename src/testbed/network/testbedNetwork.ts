@@ -5,8 +5,8 @@ import {
 import { describeBackoff } from '../../model/backoff/describeBackoff.js';
 import { envoyBackOff, type GrpcCappedClass, grpcCappedClasses } from '../../spec/meshes/envoy.js';
 import { meshPlan } from '../../spec/meshes/meshPlan.js';
+import { applyOverrides } from '../../spec/networkOverrides.js';
 import type { NetworkSpec } from '../../spec/schema.js';
-import { EVERY_CLASS, retriesOverride } from '../../spec/toNetworkModel.js';
 
 /**
  * How a testbed's services talk: `http` (`node:http` services, DiffTry sidecars or in-process
@@ -55,15 +55,7 @@ export function testbedNetwork(
   if (!(Number.isFinite(scale) && scale > 0)) {
     throw new RangeError(`scale should be a positive number, got ${scale}`);
   }
-  const classNames = new Set(network.classes.map((c) => c.name));
   const serviceNames = new Set(network.services.map((s) => s.name));
-  for (const name of Object.keys(options.retries ?? {})) {
-    if (name !== EVERY_CLASS && !classNames.has(name)) {
-      throw new RangeError(
-        `retries names class "${name}", expected one of the file's classes (${[...classNames].join(', ')})`,
-      );
-    }
-  }
   for (const table of [options.capacities, options.arrivals]) {
     for (const name of Object.keys(table ?? {})) {
       if (!serviceNames.has(name)) {
@@ -73,43 +65,28 @@ export function testbedNetwork(
       }
     }
   }
-  const retries = options.retries ?? {};
+  // The retry limits as every host reads them: written into the file once.
+  const overridden = applyOverrides(
+    network,
+    options.retries === undefined ? {} : { retries: options.retries },
+  );
   return {
-    ...network,
-    classes: network.classes.map((c) => ({
+    ...overridden,
+    classes: overridden.classes.map((c) => ({
       ...c,
-      retries: retriesOverride(retries, c.name) ?? c.retries,
       ...(options.backoff !== undefined && { backoff: options.backoff }),
     })),
-    services: network.services.map((service) => {
-      const overridden = service.retries
-        ? Object.fromEntries(
-            Object.entries(service.retries).filter(
-              ([name]) => retriesOverride(retries, name) === undefined,
-            ),
-          )
-        : undefined;
+    services: overridden.services.map((service) => {
       const arrivals =
         options.arrivals?.[service.name] ??
         Object.fromEntries(Object.entries(service.arrivals).map(([c, rate]) => [c, rate * scale]));
-      const { retries: _dropped, ...rest } = service;
       return {
-        ...rest,
+        ...service,
         capacity: options.capacities?.[service.name] ?? service.capacity * scale,
         arrivals: { ...arrivals },
-        ...(overridden !== undefined &&
-          Object.keys(overridden).length > 0 && { retries: overridden }),
       };
     }),
   };
-}
-
-/** The retry limit of a call into `service` for class `className` (the callee's k_j^p). */
-export function hopRetryLimit(network: NetworkSpec, service: string, className: string): number {
-  const callee = network.services.find((s) => s.name === service);
-  return (
-    callee?.retries?.[className] ?? network.classes.find((c) => c.name === className)?.retries ?? 0
-  );
 }
 
 /**

@@ -198,8 +198,10 @@ describe('the orbit law in the analysis', () => {
         'net.yaml',
       ),
     );
+    // Every class covers the most retries any class makes at any hop (low's 3 at a), so the
+    // model under uniform limits (`uniformLimits`) has every delay it reads.
     expect(model.classes.map((c) => c.meanBackoffs)).toEqual([
-      [0.02, 0.02],
+      [0.02, 0.02, 0.02],
       [0.3, 0.3, 0.3],
     ]);
   });

@@ -8,92 +8,19 @@ import {
 } from '../../../src/spec/meshes/envoy.js';
 import { type MeshPlan, meshPlan } from '../../../src/spec/meshes/meshPlan.js';
 import { parseNetwork } from '../../../src/spec/parseNetwork.js';
+import {
+  firstMatch,
+  listenersOf,
+  retriesOf,
+  type EnvoyVirtualHost as VirtualHost,
+  virtualHosts,
+} from '../../deploy/envoyRoutes.js';
 import { parseEnvoy } from './envoySchema.js';
 import { example, NETWORKS } from './meshNetworks.js';
 
 // The generated Envoy config, checked two ways: strictly against Envoy's own protos, and by what
-// Envoy would do with it — the route a request matches first, for every service and class.
-
-interface Route {
-  readonly name: string;
-  readonly match: {
-    readonly prefix?: string;
-    readonly path_separated_prefix?: string;
-    readonly headers?: readonly {
-      readonly name: string;
-      readonly string_match?: {
-        readonly exact?: string;
-        readonly prefix?: string;
-        readonly ignore_case?: boolean;
-        readonly safe_regex?: { readonly regex: string };
-      };
-      readonly present_match?: boolean;
-    }[];
-  };
-  readonly route: {
-    readonly cluster: string;
-    readonly retry_policy?: { readonly num_retries: number };
-  };
-  readonly request_headers_to_remove?: readonly string[];
-  readonly request_headers_to_add?: readonly { readonly header: { key: string; value: string } }[];
-}
-interface VirtualHost {
-  readonly name: string;
-  readonly domains: readonly string[];
-  readonly routes: readonly Route[];
-}
-
-/** The virtual hosts of a listener's route config. */
-function virtualHosts(listener: unknown): VirtualHost[] {
-  const chain = (listener as { filter_chains: { filters: { typed_config: unknown }[] }[] })
-    .filter_chains[0];
-  const config = chain?.filters[0]?.typed_config as {
-    route_config: { virtual_hosts: VirtualHost[] };
-  };
-  return config.route_config.virtual_hosts;
-}
-
-/** The retries a route makes: its policy's, none without one (the generator sets no other). */
-function retriesOf(route: Route): number {
-  return route.route.retry_policy?.num_retries ?? 0;
-}
-
-/** Envoy's path matches: `prefix` (characters), `path_separated_prefix` (whole segments). */
-function pathMatches(match: Route['match'], path: string): boolean {
-  if (match.prefix !== undefined) return path.startsWith(match.prefix);
-  const prefix = match.path_separated_prefix;
-  if (prefix === undefined) throw new Error('a route with no path match');
-  return path === prefix || path.startsWith(`${prefix}/`);
-}
-
-/**
- * The route Envoy picks for a request to `path` with `headers` (`:method` GET unless given): the
- * first whose match holds. A safe_regex matches the whole value (RE2 and JS agree on these).
- */
-function firstMatch(host: VirtualHost, path: string, given: Record<string, string>): Route {
-  const headers: Record<string, string> = { ':method': 'GET', ...given };
-  const found = host.routes.find(
-    (route) =>
-      pathMatches(route.match, path) &&
-      (route.match.headers ?? []).every((h) => {
-        const value = headers[h.name.toLowerCase()];
-        if (h.present_match) return value !== undefined;
-        const match = h.string_match;
-        if (match === undefined || value === undefined) return false;
-        if (match.safe_regex !== undefined) return new RegExp(match.safe_regex.regex).test(value);
-        if (match.prefix !== undefined) return value.startsWith(match.prefix);
-        return match.ignore_case
-          ? value.toLowerCase() === match.exact?.toLowerCase()
-          : value === match.exact;
-      }),
-  );
-  if (found === undefined) throw new Error(`no route of ${host.name} matches ${path}`);
-  return found;
-}
-
-function listenersOf(bootstrap: Record<string, unknown>): { name: string }[] {
-  return (bootstrap.static_resources as { listeners: { name: string }[] }).listeners;
-}
+// Envoy would do with it — the route a request matches first, for every service and class
+// (the readers are test/deploy/envoyRoutes.ts, which the deployment-equivalence test shares).
 
 describe('difftry mesh envoy: the generated Envoy config', () => {
   it('parses strictly against Envoy’s own protos, bootstrap and xDS, for 22 networks', () => {

@@ -12,6 +12,7 @@ import { kubernetesNames } from '../../../src/spec/meshes/kubernetesNames.js';
 import { type ClassHop, type MeshPlan, meshPlan } from '../../../src/spec/meshes/meshPlan.js';
 import { parseNetwork } from '../../../src/spec/parseNetwork.js';
 import type { EdgeRuleConfig } from '../../../src/spec/sidecarSchema.js';
+import { takeRule as take } from '../../deploy/gatewayRule.js';
 import {
   type HttpRequest,
   type HttpRouteDoc,
@@ -32,13 +33,6 @@ const request = (headers: Record<string, string>, path = '/any/path'): HttpReque
   method: 'GET',
   headers,
 });
-
-/** The rule a request takes, which must exist. */
-function take(routes: readonly HttpRouteDoc[], req: HttpRequest): RouteRule {
-  const selected = selectRule(routes, req);
-  if (selected === undefined) throw new Error(`no rule for ${JSON.stringify(req)}`);
-  return selected.rule;
-}
 
 /** What a rule does with a hop's policy: its retry and per-try timeout. */
 function expectHop(plan: MeshPlan, rule: RouteRule, hop: ClassHop): void {
@@ -142,7 +136,7 @@ describe('difftry mesh gateway-api: the generated Gateway API objects', () => {
     const { objects, limits } = gatewayApiManifest(plan);
     expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([
       'Gateway/difftry-gateway',
-      'HTTPRoute/web-edge',
+      'HTTPRoute/web.edge',
       'HTTPRoute/db',
     ]);
     for (const object of objects) expect(kubernetesProblems(object)).toEqual([]);
@@ -345,7 +339,7 @@ describe('difftry mesh gateway-api: the generated Gateway API objects', () => {
     const edge = routesOf(objects, { kind: 'Gateway', name: DEFAULT_GATEWAY });
     expect(edge.map((r) => r.spec.hostnames)).toEqual([['web'], ['api']]);
     const selected = selectRule(edge, { ...request({}), host: 'api' });
-    expect(selected?.route.metadata.name).toBe('api-edge');
+    expect(selected?.route.metadata.name).toBe('api.edge');
     expect(limits.some((l) => l.includes('hostnames'))).toBe(true);
   });
 

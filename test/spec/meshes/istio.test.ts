@@ -7,113 +7,24 @@ import {
   istioRetryOn,
 } from '../../../src/spec/meshes/istio.js';
 import { kubernetesNames } from '../../../src/spec/meshes/kubernetesNames.js';
-import type { KubernetesObject } from '../../../src/spec/meshes/kubernetesObject.js';
 import { type MeshPlan, meshPlan } from '../../../src/spec/meshes/meshPlan.js';
 import { parseNetwork } from '../../../src/spec/parseNetwork.js';
+import {
+  firstRoute,
+  type IstioHttpRoute as HttpRoute,
+  type IstioRequest as Request,
+  type IstioRetries as Retries,
+  istioRequest as request,
+  type VirtualServiceSpec,
+  virtualServices,
+  wholeValue,
+} from '../../deploy/istioRoutes.js';
 import { kubernetesProblems } from './kubernetesSchema.js';
 import { example, NETWORKS } from './meshNetworks.js';
 
 // The generated Istio config, checked two ways: strictly against Istio's CRD schemas, and by what
-// Istio would do with it — the http route a request matches first, for every service and class.
-
-interface StringMatch {
-  readonly exact?: string;
-  readonly prefix?: string;
-  readonly regex?: string;
-}
-interface MatchRequest {
-  readonly uri?: StringMatch;
-  readonly method?: StringMatch;
-  readonly headers?: Readonly<Record<string, StringMatch>>;
-}
-interface Retries {
-  readonly attempts?: number;
-  readonly perTryTimeout?: string;
-  readonly retryOn?: string;
-  readonly backoff?: string;
-}
-interface HttpRoute {
-  readonly name: string;
-  readonly match?: readonly MatchRequest[];
-  readonly headers?: {
-    readonly request?: {
-      readonly set?: Readonly<Record<string, string>>;
-      readonly remove?: readonly string[];
-    };
-  };
-  readonly route: readonly { destination: { host: string; port: { number: number } } }[];
-  readonly retries?: Retries;
-  readonly timeout?: string;
-}
-interface VirtualServiceSpec {
-  readonly hosts: readonly string[];
-  readonly gateways?: readonly string[];
-  readonly http: readonly HttpRoute[];
-}
-interface Request {
-  readonly path: string;
-  readonly method: string;
-  /** Lower-case names, as Envoy sees them. */
-  readonly headers: Readonly<Record<string, string>>;
-}
-
-/** An RE2 pattern as Envoy's safe_regex applies it: the whole value; a leading `(?i)` ignores case. */
-function wholeValue(pattern: string): RegExp {
-  const ignoreCase = pattern.startsWith('(?i)');
-  return new RegExp(`^(?:${ignoreCase ? pattern.slice(4) : pattern})$`, ignoreCase ? 'i' : '');
-}
-
-/** Istio's StringMatch; an empty one means "present". */
-function stringMatches(match: StringMatch, value: string | undefined): boolean {
-  if (match.exact === undefined && match.prefix === undefined && match.regex === undefined) {
-    return value !== undefined;
-  }
-  if (value === undefined) return false;
-  if (match.exact !== undefined) return value === match.exact;
-  if (match.prefix !== undefined) return value.startsWith(match.prefix);
-  return wholeValue(match.regex as string).test(value);
-}
-
-/** One match entry: every condition in it holds (AND). */
-function entryHolds(entry: MatchRequest, request: Request): boolean {
-  return (
-    (entry.uri === undefined || stringMatches(entry.uri, request.path)) &&
-    (entry.method === undefined || stringMatches(entry.method, request.method)) &&
-    Object.entries(entry.headers ?? {}).every(([name, m]) =>
-      stringMatches(m, request.headers[name]),
-    )
-  );
-}
-
-/** The route Istio picks: the first whose match list is empty or has an entry that holds (OR). */
-function firstRoute(spec: VirtualServiceSpec, request: Request): HttpRoute {
-  const found = spec.http.find(
-    (route) => route.match === undefined || route.match.some((entry) => entryHolds(entry, request)),
-  );
-  if (found === undefined) throw new Error(`no route of ${spec.hosts.join(',')} matches`);
-  return found;
-}
-
-const request = (headers: Record<string, string>, path = '/any/path', method = 'GET') => ({
-  path,
-  method,
-  headers,
-});
-
-const specOf = (object: KubernetesObject | undefined) =>
-  (object as unknown as { spec: VirtualServiceSpec }).spec;
-
-function virtualServices(objects: readonly KubernetesObject[]) {
-  const vs = objects.filter((o) => o.kind === 'VirtualService');
-  return {
-    mesh: new Map(
-      vs
-        .filter((o) => specOf(o).gateways === undefined)
-        .map((o) => [specOf(o).hosts[0] as string, specOf(o)]),
-    ),
-    ingress: vs.filter((o) => specOf(o).gateways !== undefined).map(specOf),
-  };
-}
+// Istio would do with it — the http route a request matches first, for every service and class
+// (the readers are test/deploy/istioRoutes.ts, which the deployment-equivalence test shares).
 
 /** Every value under a key named `key`, anywhere in `value`. */
 function valuesAt(value: unknown, keys: ReadonlySet<string>): unknown[] {

@@ -4,13 +4,14 @@ import { kubernetesNames } from '../../../src/spec/meshes/kubernetesNames.js';
 import { linkerdManifest, linkerdRetryAnnotations } from '../../../src/spec/meshes/linkerd.js';
 import { type ClassHop, type MeshPlan, meshPlan } from '../../../src/spec/meshes/meshPlan.js';
 import { parseNetwork } from '../../../src/spec/parseNetwork.js';
+import { take } from '../../deploy/gatewayRule.js';
+import { linkerdRetry, retried } from '../../deploy/linkerdRetry.js';
 import {
   type HttpRequest,
   type HttpRouteDoc,
   headersAfter,
   routesOf,
   type Selected,
-  selectRule,
 } from './httpRouteMatch.js';
 import { kubernetesProblems } from './kubernetesSchema.js';
 import { example, NETWORKS } from './meshNetworks.js';
@@ -18,66 +19,14 @@ import { example, NETWORKS } from './meshNetworks.js';
 // The generated Linkerd routes, checked two ways: strictly against the Gateway API CRDs' schemas,
 // and by what Linkerd would do with them — the route each request takes under Gateway API
 // precedence across the routes of a Service (test/spec/meshes/httpRouteMatch.ts), and the retry
-// policy Linkerd's policy controller reads from that route's annotations (below).
-
-interface LinkerdRetry {
-  readonly limit: number;
-  readonly timeout?: string;
-  /** Inclusive status ranges. */
-  readonly statuses?: readonly (readonly [number, number])[];
-}
-
-/**
- * The retry policy Linkerd 2.16's policy controller reads from a route's annotations, after its
- * `parse_http_retry`: a limit of 0 (or a timeout of 0) counts as not given; with nothing given
- * there is no policy (the parent Service's annotations apply, then none); with anything given the
- * limit defaults to 1. Statuses are codes, `a-b` ranges, `5xx` and `gateway-error`.
- */
-function linkerdRetry(
-  annotations: Readonly<Record<string, string>> = {},
-): LinkerdRetry | undefined {
-  const limitText = annotations['retry.linkerd.io/limit'];
-  const limit = limitText === undefined ? undefined : Number(limitText);
-  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 0 && limit < 65_536)) {
-    throw new Error(`bad retry.linkerd.io/limit ${limitText}`);
-  }
-  const timeoutText = annotations['retry.linkerd.io/timeout'];
-  if (timeoutText !== undefined && !/^([0-9]{1,5}(h|m|s|ms)){1,4}$/.test(timeoutText)) {
-    throw new Error(`bad retry.linkerd.io/timeout ${timeoutText}`);
-  }
-  const timeout =
-    timeoutText === undefined || /^(0+(h|m|s|ms))+$/.test(timeoutText) ? undefined : timeoutText;
-  const http = annotations['retry.linkerd.io/http'];
-  const statuses = http?.split(',').map((part): [number, number] => {
-    if (part.toLowerCase() === '5xx') return [500, 599];
-    if (part.toLowerCase() === 'gateway-error') return [502, 504];
-    const [a, b = a] = part.split('-').map(Number) as [number, number?];
-    if (!(a >= 100 && a < 600 && b >= a && b < 600)) throw new Error(`bad status ${part}`);
-    return [a, b];
-  });
-  const given = limit !== undefined && limit !== 0 ? limit : undefined;
-  if (given === undefined && timeout === undefined && statuses === undefined) return undefined;
-  return {
-    limit: given ?? 1,
-    ...(timeout !== undefined && { timeout }),
-    ...(statuses !== undefined && { statuses }),
-  };
-}
-
-const retried = (policy: LinkerdRetry | undefined, status: number) =>
-  (policy?.statuses ?? []).some(([a, b]) => status >= a && status <= b);
+// policy Linkerd's policy controller reads from that route's annotations
+// (test/deploy/linkerdRetry.ts, which the deployment-equivalence test shares).
 
 const request = (headers: Record<string, string>): HttpRequest => ({
   path: '/any/path',
   method: 'GET',
   headers,
 });
-
-function take(routes: readonly HttpRouteDoc[], req: HttpRequest): Selected {
-  const selected = selectRule(routes, req);
-  if (selected === undefined) throw new Error(`no route for ${JSON.stringify(req)}`);
-  return selected;
-}
 
 /** What Linkerd does with the route a request takes, against a hop's policy. */
 function expectHop(plan: MeshPlan, selected: Selected, hop: ClassHop): void {
@@ -174,9 +123,9 @@ describe('difftry mesh linkerd: the generated Linkerd routes', () => {
     const plan = meshPlan(network);
     const { objects, limits } = linkerdManifest(plan);
     expect(objects.map((o) => o.metadata.name)).toEqual([
-      'db-gold',
-      'db-bronze',
-      'db-unclassified',
+      'db.gold',
+      'db.bronze',
+      'db.unclassified',
     ]);
     expect(objects.map((o) => o.metadata.annotations)).toEqual([
       {
@@ -199,18 +148,35 @@ describe('difftry mesh linkerd: the generated Linkerd routes', () => {
     expect(linkerdRetryAnnotations(plan, hop)['retry.linkerd.io/http']).toBe('429,502,503');
   });
 
-  it('refuses two classes that would share a route name', () => {
+  it('gives two classes that share a Kubernetes label, and a class named unclassified, routes of their own', () => {
     const network = parseNetwork(
       [
-        'classes: [{ name: High, retries: 3 }, { name: high, retries: 1 }]',
+        'classes: [{ name: a_b, retries: 3 }, { name: a-b, retries: 1 }, { name: unclassified, retries: 0 }]',
         'services:',
-        '  - { name: web, capacity: 10, queue: 8, arrivals: { High: 1 }, calls: [{ to: db }] }',
+        '  - { name: web, capacity: 10, queue: 8, arrivals: { a_b: 1 }, calls: [{ to: db }] }',
         '  - { name: db, capacity: 10, queue: 4 }',
       ].join('\n'),
-      'clash.yaml',
+      'labels.yaml',
     );
-    expect(() => linkerdManifest(meshPlan(network))).toThrow(
-      /class "High" of db and class "high" of db would both be the HTTPRoute "db-high"/,
-    );
+    const { objects } = linkerdManifest(meshPlan(network));
+    expect(objects.map((o) => o.metadata.name)).toEqual([
+      'db.a-b',
+      'db.a-b-2',
+      'db.unclassified-2',
+      'db.unclassified',
+    ]);
+  });
+
+  it('refuses classes that differ only in case, in the network file: a class header is read in any case', () => {
+    expect(() =>
+      parseNetwork(
+        [
+          'classes: [{ name: High, retries: 3 }, { name: high, retries: 1 }]',
+          'services:',
+          '  - { name: web, capacity: 10, queue: 8, arrivals: { High: 1 } }',
+        ].join('\n'),
+        'clash.yaml',
+      ),
+    ).toThrow(/classes\[1\]\.name: duplicate class name "high" \("High" in another case\)/);
   });
 });

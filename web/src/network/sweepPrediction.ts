@@ -1,9 +1,9 @@
 import { type AnalyzedSweepPoint, analyzeSweep } from '../../../src/model/network/analyzeSweep.js';
 import type { BranchesAlongSweep } from '../../../src/model/network/branchSweep.js';
 import type { SweptParameter } from '../../../src/model/network/SweptParameter.js';
+import { uniformLimits } from '../../../src/model/network/uniformLimits.js';
 import type { NetworkSpec } from '../../../src/spec/schema.js';
 import { toNetworkModel } from '../../../src/spec/toNetworkModel.js';
-import { uniformRetries } from '../../../src/spec/uniformRetries.js';
 
 /** The two retry configurations of the sweep chart. */
 export type SweepConfigurationKey = 'difftry' | 'uniform';
@@ -40,7 +40,7 @@ export interface SweepPrediction {
 /**
  * Predicts the sweep chart (the DiffTry paper's Figure 5 for any network): end-to-end rejection
  * per class as one arrival rate is swept, under the file's retry limits (DiffTry) and under
- * uniform limits (every class the highest class's k at every hop, `uniformRetries`), each by
+ * uniform limits (every class the highest class's k at every hop, `uniformLimits`), each by
  * `analyzeSweep`, the code behind `difftry analyze --sweep`, which follows the healthy and the
  * storm branch where the configuration can be bistable. Where the file's limits are uniform
  * already (every hop gives every class the highest class's k), there is one configuration.
@@ -52,7 +52,7 @@ export function predictSweep(
   values: readonly number[],
 ): SweepPrediction {
   const model = toNetworkModel(network);
-  const uniform = toNetworkModel(uniformRetries(network, model));
+  const uniform = uniformLimits(model);
   const limits = (m: typeof model) => `k = (${m.classes.map((c) => c.retryLimit).join(', ')})`;
   const configuration = (
     key: SweepConfigurationKey,
