@@ -69,10 +69,10 @@ module.exports = {
     },
     {
       name: 'no-circular',
-      comment: 'no module imports itself back at run time, through any path (a type may)',
+      comment: 'no module imports itself back, through any path, not even for a type',
       severity: 'error',
       from: { path: '^src/' },
-      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+      to: { circular: true },
     },
     {
       name: 'model-is-browser-safe',

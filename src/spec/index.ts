@@ -20,6 +20,7 @@ export {
   EVERY_CLASS,
   type NetworkOverrides,
 } from './networkOverrides.js';
+export { networkSpecSchema } from './networkSpecSchema.js';
 export { parseNetwork } from './parseNetwork.js';
 export { loadScheduleFile, parseSchedule } from './parseSchedule.js';
 export {
@@ -63,7 +64,6 @@ export {
   modelNameSchema,
   type NetworkSpec,
   type NetworkSpecInput,
-  networkSpecSchema,
   type RouteSpec,
   routeSchema,
   type ServiceSpec,

@@ -1,5 +1,6 @@
+import { networkSpecSchema } from './networkSpecSchema.js';
 import { parseSpecDocument } from './parseSpecDocument.js';
-import { type NetworkSpec, networkSpecSchema } from './schema.js';
+import type { NetworkSpec } from './schema.js';
 
 /**
  * Parses and validates the text of a network file, YAML or JSON (JSON is YAML, so one parser

@@ -5,7 +5,6 @@ import { reportIssue } from './customIssue.js';
 import { className, edgeSchema } from './edgeSchema.js';
 import { described } from './fieldMeta.js';
 import { formatValue } from './formatValue.js';
-import { checkNetworkRules } from './networkRules.js';
 
 /** The most retries a class may have at one hop. */
 export const MAX_RETRIES = 100;
@@ -214,7 +213,11 @@ export const serviceSchema = described(
   'a service: a mapping with name, capacity and queue',
 );
 
-const networkObjectSchema = strictObject(
+/**
+ * A network file's fields, each checked on its own; `networkSpecSchema` adds the rules that span
+ * fields.
+ */
+export const networkObjectSchema = strictObject(
   {
     name: described(z.string(), 'a string').optional(),
     description: described(z.string(), 'a string').optional(),
@@ -226,16 +229,6 @@ const networkObjectSchema = strictObject(
     // read by `difftry mesh`, not by the analysis.
     edge: edgeSchema.optional(),
   },
-  'a network: a mapping with classes and services',
-);
-
-/**
- * The one schema of a network file (docs/design.md, "Files and commands"), with the rules that span
- * fields (declared names, route probabilities, acyclic calls): parse with it and every problem
- * comes out as a zod issue with a path.
- */
-export const networkSpecSchema = described(
-  networkObjectSchema.superRefine(checkNetworkRules),
   'a network: a mapping with classes and services',
 );
 

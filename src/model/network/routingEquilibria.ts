@@ -1,9 +1,10 @@
 import { FIXED_POINT_TOLERANCE } from '../service.js';
 import { DISTINCT_STATE } from './callEquilibria.js';
 import type { NetworkModel } from './NetworkModel.js';
+import { type RoutingState, routingState } from './RoutingState.js';
 import { followRisingLoad, type LoadFollower } from './risingLoad.js';
 import { compileRouting, type RoutingPlan } from './routingPlan.js';
-import { type RoutingState, routingState, settleRouting } from './solveRouting.js';
+import { settleRouting } from './solveRouting.js';
 import {
   attemptSuccessDistance,
   attemptSuccessInto,

@@ -1,6 +1,7 @@
 import type { SweptBranches } from './branchSweep.js';
 import { type BranchesAlongSweep, type BranchSolver, sweepBranches } from './branchSweep.js';
 import type { NetworkModel } from './NetworkModel.js';
+import { type RoutingState, routingState } from './RoutingState.js';
 import { followRisingLoad } from './risingLoad.js';
 import {
   type RoutingEquilibria,
@@ -10,7 +11,7 @@ import {
   sameRoutingEquilibrium,
 } from './routingEquilibria.js';
 import { compileRouting, type RoutingPlan } from './routingPlan.js';
-import { type RoutingState, routingState, settleRouting } from './solveRouting.js';
+import { settleRouting } from './solveRouting.js';
 import {
   attemptSuccessInto,
   copyRoutingState,

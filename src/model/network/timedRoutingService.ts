@@ -5,8 +5,8 @@ import {
   timedServiceLoad,
   timedTimeoutProbability,
 } from '../queue/timedServiceLoad.js';
+import type { RoutingState } from './RoutingState.js';
 import type { RoutingPlan } from './routingPlan.js';
-import type { RoutingState } from './solveRouting.js';
 
 /**
  * Solves a routing service with per-try timeouts at its current λin (docs/model.md, "Per-try

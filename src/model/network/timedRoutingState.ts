@@ -1,11 +1,6 @@
+import { type RoutingState, routingState } from './RoutingState.js';
 import type { RoutingPlan } from './routingPlan.js';
-import {
-  type RoutingSolution,
-  type RoutingState,
-  routingSolution,
-  routingState,
-  type SettleResult,
-} from './solveRouting.js';
+import { type RoutingSolution, routingSolution, type SettleResult } from './solveRouting.js';
 
 /**
  * A solved state of a routing network with per-try timeouts: the routing tables, with what the

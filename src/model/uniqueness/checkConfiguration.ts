@@ -1,6 +1,7 @@
 import type { NetworkModel } from '../network/NetworkModel.js';
+import { routingState } from '../network/RoutingState.js';
 import { compileRouting, type RoutingPlan } from '../network/routingPlan.js';
-import { routingState, settleRouting } from '../network/solveRouting.js';
+import { settleRouting } from '../network/solveRouting.js';
 import { routingGuarantee, type UniquenessGuarantee } from '../network/structure.js';
 import type { RandomSource } from '../random.js';
 import { checkStarts, type StartRun, type StartSolve } from './checkStarts.js';

@@ -11,8 +11,9 @@ import {
   runUniquenessJob,
 } from '../../../src/experiments/uniqueness/uniquenessWorker.js';
 import type { NetworkModel } from '../../../src/model/network/NetworkModel.js';
+import { routingState } from '../../../src/model/network/RoutingState.js';
 import { compileRouting } from '../../../src/model/network/routingPlan.js';
-import { routingState, settleRouting } from '../../../src/model/network/solveRouting.js';
+import { settleRouting } from '../../../src/model/network/solveRouting.js';
 import { seededRandom } from '../../../src/model/random.js';
 import {
   backEdgeCount,
