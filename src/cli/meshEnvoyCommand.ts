@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { type EnvoyClassBudget, envoyLimits, envoySidecars } from '../spec/meshes/envoy.js';
+import { type EnvoyClassBudget, envoySidecars } from '../spec/meshes/envoy.js';
+import { envoyLimits } from '../spec/meshes/envoyGrpcLimits.js';
 import { kubernetesNames } from '../spec/meshes/kubernetesNames.js';
 import { meshPlan } from '../spec/meshes/meshPlan.js';
 import { integerIn, loadNetwork, type NetworkSource } from './input.js';

@@ -5,11 +5,11 @@ import { isIP } from 'node:net';
 import { printable } from '../core/printable.js';
 import { DEFAULT_BACKOFF } from '../model/backoff/BackoffDescription.js';
 import {
-  envoyBackOff,
   GRPC_MAX_ATTEMPTS,
   grpcCappedClasses,
   grpcUntimedClasses,
-} from '../spec/meshes/envoy.js';
+} from '../spec/meshes/envoyGrpcLimits.js';
+import { envoyBackOff } from '../spec/meshes/envoyRetryPolicy.js';
 import { meshPlan } from '../spec/meshes/meshPlan.js';
 import type { NetworkSpec } from '../spec/schema.js';
 import type { XdsEndpoint, XdsRequestEvent, XdsServer } from '../xds/index.js';

@@ -1,4 +1,4 @@
-import { envoyVirtualHost } from '../spec/meshes/envoy.js';
+import { envoyVirtualHost } from '../spec/meshes/envoyVirtualHost.js';
 import { callsInto, type MeshPlan } from '../spec/meshes/meshPlan.js';
 
 /** Where a service's instances listen: one endpoint of its cluster. */

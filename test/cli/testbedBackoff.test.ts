@@ -8,7 +8,7 @@ import {
 import { fig5CommandLine } from '../../src/cli/testbedFig5Command.js';
 import { UsageError } from '../../src/cli/UsageError.js';
 import { createBackoff } from '../../src/model/backoff/Backoff.js';
-import { envoyBackOff } from '../../src/spec/meshes/envoy.js';
+import { envoyBackOff } from '../../src/spec/meshes/envoyRetryPolicy.js';
 
 describe('the testbed retry-delay flags', () => {
   it('defaults to a random delay of mean 500 ms', () => {

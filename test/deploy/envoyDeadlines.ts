@@ -1,4 +1,4 @@
-import { envoyLimits } from '../../src/spec/meshes/envoy.js';
+import { envoyLimits } from '../../src/spec/meshes/envoyGrpcLimits.js';
 import { hopOf } from '../../src/spec/resolveHops.js';
 import { calleesOf } from './callees.js';
 import type { Deployment } from './deployment.js';

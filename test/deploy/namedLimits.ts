@@ -1,4 +1,8 @@
-import { envoyLimits, GRPC_MAX_ATTEMPTS, grpcCappedClasses } from '../../src/spec/meshes/envoy.js';
+import {
+  envoyLimits,
+  GRPC_MAX_ATTEMPTS,
+  grpcCappedClasses,
+} from '../../src/spec/meshes/envoyGrpcLimits.js';
 import type { Deployment } from './deployment.js';
 import type { Reading } from './hopReadings.js';
 import { type ReadHop, sameHop } from './readHop.js';

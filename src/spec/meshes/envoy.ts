@@ -1,6 +1,5 @@
-import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
-import { protoDuration } from './durations.js';
-import type { ClassHop, EdgeRulePlan, MeshPlan, ServicePlan, UpstreamPlan } from './meshPlan.js';
+import { classHeader, envoyVirtualHost } from './envoyVirtualHost.js';
+import type { EdgeRulePlan, MeshPlan, ServicePlan } from './meshPlan.js';
 import { strictEdgeConnectionManager } from './strictEdge.js';
 
 /** Where each service's sidecar Envoy listens and what it reaches (one pod per service). */
@@ -83,8 +82,6 @@ const LISTENER_TYPE = 'type.googleapis.com/envoy.config.listener.v3.Listener';
 const CLUSTER_TYPE = 'type.googleapis.com/envoy.config.cluster.v3.Cluster';
 /** The local application's cluster on the inbound side. */
 export const LOCAL_APP_CLUSTER = 'local_app';
-/** The longest wait a server's Retry-After may ask for (the runtime's maxPushbackMs). */
-const MAX_PUSHBACK_S = 60;
 /**
  * Envoy's circuit breakers cap concurrent retries per cluster at 3 unless told otherwise; DiffTry
  * caps retries by class alone, so every upstream cluster lifts that implicit cap.
@@ -160,166 +157,6 @@ export function envoySidecars(plan: MeshPlan, options: EnvoyOptions = {}): Envoy
   });
 }
 
-/**
- * Envoy's `retry_back_off` for a backoff. Envoy draws every delay uniformly from
- * [0, min(base · (2ⁿ − 1)..., max)] ("fully jittered exponential"), so only some laws map:
- * `exponential` keeps its base and cap; `constant` (d) becomes base = max = 2d and `random`
- * (mean μ) base = max = 2μ, which keep the mean delay of every retry (d or μ) but not its spread.
- */
-export function envoyBackOff(backoff: BackoffDescription): {
-  base_interval: string;
-  max_interval: string;
-} {
-  switch (backoff.kind) {
-    case 'exponential':
-      return {
-        base_interval: protoDuration(backoff.baseMs),
-        max_interval: protoDuration(backoff.maxMs ?? Math.max(backoff.baseMs * 10, backoff.baseMs)),
-      };
-    case 'constant':
-      return {
-        base_interval: protoDuration(2 * backoff.delayMs || 1),
-        max_interval: protoDuration(2 * backoff.delayMs || 1),
-      };
-    case 'random':
-      return {
-        base_interval: protoDuration(2 * backoff.meanMs || 1),
-        max_interval: protoDuration(2 * backoff.meanMs || 1),
-      };
-  }
-}
-
-/**
- * Envoy's `retry_on`: the transport failures, the retried statuses (`retriable-status-codes`)
- * and the retried gRPC codes (which proxyless gRPC clients read, and Envoy applies to gRPC).
- */
-export function envoyRetryOn(plan: MeshPlan): string {
-  return [...plan.retryConditions, 'retriable-status-codes', ...plan.grpcRetryCodes].join(',');
-}
-
-/**
- * The route action of one class at one hop: its cluster and retry policy. With k = 0 there is no
- * `retry_policy` at all (Envoy then makes one attempt, and proxyless gRPC refuses a policy of 0
- * retries), and a per-try timeout becomes the route's `timeout`, the only attempt's. Otherwise
- * the route's `timeout` is `0s`, none: Envoy ends a request at 15 s when a route sets no
- * timeout, which would cut a hop's attempts short of the k + 1 the analysis counts (Istio turns
- * it off alike). gRPC clients read neither.
- */
-export function envoyRouteAction(
-  plan: MeshPlan,
-  hop: ClassHop,
-  cluster: string,
-): Record<string, unknown> {
-  if (hop.retries > 0) {
-    return { cluster, timeout: NO_ROUTE_TIMEOUT, retry_policy: envoyRetryPolicy(plan, hop) };
-  }
-  return {
-    cluster,
-    timeout:
-      hop.perTryTimeoutMs === undefined ? NO_ROUTE_TIMEOUT : protoDuration(hop.perTryTimeoutMs),
-  };
-}
-
-/** A route `timeout` of zero: Envoy's way to say none (its default is 15 s). */
-const NO_ROUTE_TIMEOUT = '0s';
-
-/** The retry policy of one class at one hop (k > 0; see {@link envoyRouteAction}). */
-export function envoyRetryPolicy(plan: MeshPlan, hop: ClassHop): Record<string, unknown> {
-  return {
-    retry_on: envoyRetryOn(plan),
-    retriable_status_codes: [...plan.retryStatuses],
-    num_retries: hop.retries,
-    ...(hop.perTryTimeoutMs !== undefined && {
-      per_try_timeout: protoDuration(hop.perTryTimeoutMs),
-    }),
-    retry_back_off: envoyBackOff(hop.backoff),
-    rate_limited_retry_back_off: {
-      reset_headers: [{ name: 'retry-after', format: 'SECONDS' }],
-      max_interval: `${MAX_PUSHBACK_S}s`,
-    },
-  };
-}
-
-/** gRPC's most attempts of one call (gRFC A6): a route's `num_retries` above 4 acts as 4. */
-export const GRPC_MAX_ATTEMPTS = 5;
-
-/** A class whose retry limit somewhere is above what gRPC allows, and its largest k. */
-export interface GrpcCappedClass {
-  readonly className: string;
-  /** The largest k of the class at any hop. */
-  readonly retries: number;
-}
-
-/**
- * The classes gRPC's cap of {@link GRPC_MAX_ATTEMPTS} attempts a call cuts: those with k above 4
- * at some hop (a service's own override included), in class order, with their largest k.
- */
-export function grpcCappedClasses(plan: MeshPlan): GrpcCappedClass[] {
-  return plan.classes.flatMap((className) => {
-    const limits = plan.services.flatMap((service) =>
-      service.calls.filter((hop) => hop.className === className).map((hop) => hop.retries),
-    );
-    const retries = Math.max(0, ...limits);
-    return retries > GRPC_MAX_ATTEMPTS - 1 ? [{ className, retries }] : [];
-  });
-}
-
-/** A class with a per-try timeout at some hop, and the services whose calls have one. */
-export interface TimedClass {
-  readonly className: string;
-  /** The services a call into which has a per-try timeout for the class, in plan order. */
-  readonly services: readonly string[];
-}
-
-/**
- * The classes whose per-try timeouts proxyless gRPC clients do not apply: gRPC's xDS client
- * ignores a route's `per_try_timeout` (and `timeout`; gRFC A44), so only Envoy times them out.
- */
-export function grpcUntimedClasses(plan: MeshPlan): TimedClass[] {
-  return plan.classes.flatMap((className) => {
-    const services = plan.services
-      .filter((service) =>
-        service.calls.some(
-          (hop) => hop.className === className && hop.perTryTimeoutMs !== undefined,
-        ),
-      )
-      .map((service) => service.name);
-    return services.length === 0 ? [] : [{ className, services }];
-  });
-}
-
-/**
- * What a plan asks of Envoy that some data planes of the same config cannot give, one sentence
- * each (for the generated files' comments): the classes whose retry limit somewhere is above
- * what proxyless gRPC clients allow over xDS, those whose per-try timeouts they ignore, and the
- * edge rules on secret values, left out.
- */
-export function envoyLimits(plan: MeshPlan): string[] {
-  const grpc = grpcCappedClasses(plan).map(
-    ({ className, retries: k }) =>
-      `gRPC clients served this over xDS make at most ${GRPC_MAX_ATTEMPTS} attempts: class ${className} (k up to ${k}) gets ${GRPC_MAX_ATTEMPTS - 1} retries there; Envoy itself makes all ${k}.`,
-  );
-  const untimed = grpcUntimedClasses(plan).map(
-    ({ className, services }) =>
-      `gRPC clients served this over xDS ignore per-try timeouts: class ${className}'s (on calls into ${services.join(', ')}) does not reach them, their own deadline applies; Envoy applies it.`,
-  );
-  const secrets = plan.services.flatMap((service) => {
-    const skipped = service.edgeRules.filter((rule) => rule.valueEnv !== undefined);
-    return skipped.length === 0
-      ? []
-      : [
-          `${service.name}: the edge rules on secret values (${skipped.map((r) => `$${r.valueEnv}`).join(', ')}) are left out (a static config cannot read them), so those requests get another rule's class or the edge's default.`,
-        ];
-  });
-  return [...grpc, ...untimed, ...secrets];
-}
-
-/** A whole-value RE2 regex of the retried methods: `^(GET|HEAD|…)$`. */
-export function methodRegex(plan: MeshPlan): string {
-  const escaped = plan.retryMethods.map((m) => m.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&'));
-  return `^(${escaped.join('|')})$`;
-}
-
 /** The cluster of one class's calls to `upstream`, with per-class budgets: `geo.high`. */
 export function classCluster(upstream: string, className: string): string {
   return `${upstream}.${className}`;
@@ -347,76 +184,6 @@ function checkClassBudgets(plan: MeshPlan, budgets: Readonly<Record<string, Envo
       );
     }
   }
-}
-
-/** The `content-type` of a gRPC request (`application/grpc`, `application/grpc+proto`, …). */
-const GRPC_CONTENT_TYPE = 'application/grpc';
-
-/**
- * The virtual host of the calls to one upstream (`domains`: its name, with any port): per class,
- * highest first, then for a request with no or an unknown class (the default class, named in the
- * header for the next hop), three routes under the class's match:
- * 1. gRPC (`content-type` application/grpc…), retried with the class's policy: gRPC calls are
- *    POSTs the runtime still retries, and a proxyless gRPC client matches this route;
- * 2. the retried methods (`:method` by whole-value regex), with the class's policy;
- * 3. every other method, with no retry (the sidecar never retries a POST), same class, cluster
- *    and per-try timeout.
- * The same routes serve a sidecar Envoy and, over xDS, proxyless gRPC clients.
- */
-export function envoyVirtualHost(
-  plan: MeshPlan,
-  upstream: UpstreamPlan,
-  clusterOf: (upstream: string, className: string) => string = (name) => name,
-): Record<string, unknown> {
-  const grpc = { name: 'content-type', string_match: { prefix: GRPC_CONTENT_TYPE } };
-  const retried = { name: ':method', string_match: { safe_regex: { regex: methodRegex(plan) } } };
-  const routesOf = (
-    hop: ClassHop,
-    name: string,
-    match: Record<string, unknown>[],
-    extra: Record<string, unknown>,
-  ) => {
-    const route = (retries: number) =>
-      envoyRouteAction(plan, { ...hop, retries }, clusterOf(upstream.service, hop.className));
-    return [
-      {
-        name: `${name}-grpc`,
-        match: { prefix: '/', headers: [...match, grpc] },
-        ...extra,
-        route: route(hop.retries),
-      },
-      {
-        name,
-        match: { prefix: '/', headers: [...match, retried] },
-        ...extra,
-        route: route(hop.retries),
-      },
-      {
-        name: `${name}-other-methods`,
-        match: { prefix: '/', ...(match.length > 0 && { headers: match }) },
-        ...extra,
-        route: route(0),
-      },
-    ];
-  };
-  return {
-    name: upstream.service,
-    domains: [upstream.service, `${upstream.service}:*`],
-    routes: [
-      ...upstream.classes.flatMap((hop) =>
-        routesOf(
-          hop,
-          `${upstream.service}-${hop.className}`,
-          [{ name: plan.header, string_match: { exact: hop.className, ignore_case: true } }],
-          {},
-        ),
-      ),
-      // No class, or one the network does not know: the default class, named for the next hop.
-      ...routesOf(upstream.unclassified, `${upstream.service}-unclassified`, [], {
-        request_headers_to_add: [classHeader(plan, upstream.unclassified.className)],
-      }),
-    ],
-  };
 }
 
 function outboundListener(plan: MeshPlan, service: ServicePlan, port: number, perClass: boolean) {
@@ -492,13 +259,6 @@ function edgeMatch(rule: EdgeRulePlan): Record<string, unknown> {
   return {
     ...(path === '' ? { prefix: '/' } : { path_separated_prefix: path }),
     ...(headers.length > 0 && { headers }),
-  };
-}
-
-function classHeader(plan: MeshPlan, className: string) {
-  return {
-    header: { key: plan.header, value: className },
-    append_action: 'OVERWRITE_IF_EXISTS_OR_ADD',
   };
 }
 

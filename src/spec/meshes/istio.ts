@@ -1,6 +1,7 @@
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 import { protoDuration } from './durations.js';
-import { envoyBackOff, methodRegex } from './envoy.js';
+import { envoyBackOff } from './envoyRetryPolicy.js';
+import { methodRegex } from './envoyVirtualHost.js';
 import { gatewayStrictnessLimit, strictEdgeFilter } from './istioStrictEdge.js';
 import { isDnsLabel, kubernetesNames } from './kubernetesNames.js';
 import { type KubernetesObject, type MeshManifest, objectMeta } from './kubernetesObject.js';

@@ -3,7 +3,8 @@ import {
   DEFAULT_BACKOFF,
 } from '../../model/backoff/BackoffDescription.js';
 import { describeBackoff } from '../../model/backoff/describeBackoff.js';
-import { envoyBackOff, type GrpcCappedClass, grpcCappedClasses } from '../../spec/meshes/envoy.js';
+import { type GrpcCappedClass, grpcCappedClasses } from '../../spec/meshes/envoyGrpcLimits.js';
+import { envoyBackOff } from '../../spec/meshes/envoyRetryPolicy.js';
 import { meshPlan } from '../../spec/meshes/meshPlan.js';
 import { applyOverrides } from '../../spec/networkOverrides.js';
 import type { NetworkSpec } from '../../spec/schema.js';

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  classCluster,
-  envoyBackOff,
-  envoyLimits,
-  envoySidecars,
-  LOCAL_APP_CLUSTER,
-} from '../../../src/spec/meshes/envoy.js';
+import { classCluster, envoySidecars, LOCAL_APP_CLUSTER } from '../../../src/spec/meshes/envoy.js';
+import { envoyLimits } from '../../../src/spec/meshes/envoyGrpcLimits.js';
+import { envoyBackOff } from '../../../src/spec/meshes/envoyRetryPolicy.js';
 import { type MeshPlan, meshPlan } from '../../../src/spec/meshes/meshPlan.js';
 import { parseNetwork } from '../../../src/spec/parseNetwork.js';
 import {
