@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { webAliases } from './web/packageSources.js';
 
 // Two projects. `integration`: tests that start a loopback server, a sidecar, the testbed, a
 // worker thread, a child process or a bundler, run the CLI end to end, or fuzz; they run in real
@@ -22,12 +23,15 @@ const integration = {
     ...files('test/cli', 'analyzeLaw'),
     ...files('test/cli', 'decimalOptions', 'exitCodes', 'fig5Out', 'generate', 'meshAndProxy'),
     ...files('test/cli', 'meshEnvoy', 'meshGatewayApi', 'meshIstio', 'meshK8s', 'meshLinkerd'),
-    ...files('test/cli', 'optionChecks', 'outputErrors', 'outputPaths', 'simulateNetwork', 'xds'),
+    ...files('test/cli', 'optionChecks', 'outputErrors', 'outputPaths', 'simulateNetwork'),
+    ...files('test/cli', 'xdsBootstrap', 'xdsServeEndToEnd', 'xdsServeFlags'),
     ...files('test/cli', 'simulateSchedule', 'strategyLimits', 'testbedCommand', 'timeoutsEval'),
     ...files('test/cli', 'oneLineErrors', 'ui'),
     ...files('test/cli', 'timeoutsFit', 'tune', 'undefinedCells', 'verifyUniqueness', 'version'),
     ...files('test/mesh', 'edgeHardening', 'edgePathBypass', 'pipelinedRequests'),
-    ...files('test/mesh', 'requestEdgeCases', 'sidecar', 'slowPeers'),
+    ...files('test/mesh', 'requestEdgeCases', 'slowPeers'),
+    ...files('test/mesh', 'sidecarInbound', 'sidecarLimits'),
+    ...files('test/mesh', 'sidecarMetricsAndShutdown', 'sidecarOutbound'),
     ...files('test/package', 'browserModel', 'packageLint', 'packaging', 'api/apiReport'),
     ...files('test/runtime', 'edgeTarget', 'fetch', 'grpc', 'http', 'undici'),
     ...files('test/scripts', 'soakClient', 'soakTraffic'),
@@ -54,6 +58,9 @@ const unit = {
 };
 
 export default defineConfig({
+  // test/web runs the web UI's modules, which import the package by its subpaths (`difftry/model`,
+  // …): resolved to the repository's src/ as the page's build resolves them.
+  resolve: { alias: webAliases() },
   test: {
     // Inherited by both projects (`extends: true`).
     setupFiles: ['test/setup.ts'],
