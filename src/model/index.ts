@@ -22,6 +22,12 @@ export {
   type AnalyzeOptions,
   analyzeNetwork,
 } from './network/analyzeNetwork.js';
+export {
+  type AnalyzedSweepPoint,
+  type AnalyzeSweepOptions,
+  analyzeSweep,
+  type SweptAnalysis,
+} from './network/analyzeSweep.js';
 export type { BranchesAlongSweep, SweptBranches } from './network/branchSweep.js';
 export {
   type CallEquilibria,
@@ -68,6 +74,7 @@ export {
   routingEquilibria,
 } from './network/routingEquilibria.js';
 export { type RunShares, runShares } from './network/runShares.js';
+export { type SweptParameter, withSweptValue } from './network/SweptParameter.js';
 export { type CallSolution, type CallSolveOptions, solveCalls } from './network/solveCalls.js';
 export {
   type RoutingSolution,

@@ -39,6 +39,7 @@ export {
   replicateNetwork,
 } from './network/replicateNetwork.js';
 export { type ReplicatedWindow, replicateWindows } from './network/replicateWindows.js';
+export { replicateWithProgress } from './network/replicateWithProgress.js';
 export type {
   SimulatedWindow,
   WindowFigures,

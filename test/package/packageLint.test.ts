@@ -56,12 +56,15 @@ describe('the packed package', () => {
       .filter((p) => p.resolutionKind === undefined || !ignored.has(p.resolutionKind));
     expect(Object.keys(report.analysis.entrypoints).sort()).toStrictEqual([
       '.',
+      './experiments',
       './grpc',
       './mesh',
       './model',
       './package.json',
+      './report',
       './sim',
       './spec',
+      './ui',
       './xds',
     ]);
     expect(counted).toStrictEqual([]);

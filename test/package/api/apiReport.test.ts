@@ -14,9 +14,27 @@ const ENTRIES: Readonly<Record<string, string>> = {
   'difftry/mesh': 'src/mesh/index.ts',
   'difftry/grpc': 'src/runtime/grpc.ts',
   'difftry/xds': 'src/xds/index.ts',
+  'difftry/report': 'src/report/index.ts',
+  'difftry/experiments': 'src/experiments/index.ts',
+  'difftry/ui': 'src/ui/index.ts',
 };
 
-const program = ts.createProgram(Object.values(ENTRIES), {
+/** `difftry/spec`'s entry for the `browser` condition (package.json), which reads no file. */
+const SPEC_BROWSER = 'src/spec/browser.ts';
+
+/** What `difftry/spec` exports that its browser entry cannot: the file readers, with their modules. */
+const SPEC_NODE_ONLY = [
+  'BUILTIN_EXAMPLE_NAMES',
+  'builtinExample',
+  'checkSidecarConfig',
+  'loadNetworkFile',
+  'loadScheduleFile',
+  'loadSidecarConfigFile',
+  'parseSchedule',
+  'parseSidecarConfig',
+];
+
+const program = ts.createProgram([...Object.values(ENTRIES), SPEC_BROWSER], {
   strict: true,
   target: ts.ScriptTarget.ES2022,
   module: ts.ModuleKind.NodeNext,
@@ -37,13 +55,19 @@ function kindOf(symbol: ts.Symbol): string {
   return 'other';
 }
 
-/** One line per export of `file`, sorted by name. */
-function apiReport(file: string): string {
+/** The exports of `file`, with the source file they are read in. */
+function exportsOf(file: string): { source: ts.SourceFile; exports: ts.Symbol[] } {
   const source = program.getSourceFile(file);
   if (source === undefined) throw new Error(`no source file ${file}`);
   const module = checker.getSymbolAtLocation(source);
   if (module === undefined) throw new Error(`${file} is not a module`);
-  const lines = checker.getExportsOfModule(module).map((exported) => {
+  return { source, exports: checker.getExportsOfModule(module) };
+}
+
+/** One line per export of `file`, sorted by name. */
+function apiReport(file: string): string {
+  const { source, exports } = exportsOf(file);
+  const lines = exports.map((exported) => {
     const symbol =
       exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
     const kind = kindOf(symbol);
@@ -70,4 +94,11 @@ describe('API reports', { timeout: 60_000 }, () => {
       await expect(apiReport(file)).toMatchFileSnapshot(`${entry.replace('/', '-')}.api.txt`);
     });
   }
+
+  it("difftry/spec's browser entry exports all of difftry/spec but the file readers", () => {
+    const names = (file: string) => exportsOf(file).exports.map((e) => e.name);
+    const browser = names(SPEC_BROWSER);
+    expect(browser.filter((name) => SPEC_NODE_ONLY.includes(name))).toStrictEqual([]);
+    expect([...browser, ...SPEC_NODE_ONLY].sort()).toStrictEqual(names('src/spec/index.ts').sort());
+  });
 });

@@ -1,5 +1,4 @@
-import type { NetworkCall, NetworkModel } from '../../../src/model/network/NetworkModel.js';
-import type { NetworkReport } from '../../../src/model/network/NetworkReport.js';
+import type { NetworkCall, NetworkModel, NetworkReport } from 'difftry/model';
 import { CLIENTS, type NetworkGraph } from './networkGraph.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { NetworkReport } from '../../../src/model/network/NetworkReport.js';
-import { fixed } from '../../../src/report/numberFormat.js';
+import type { NetworkReport } from 'difftry/model';
+import { fixed } from 'difftry/report';
 import { make, setText } from './elements.js';
 
 /** The end-to-end figures of a network: per class k and rejection, attempts, the equilibria. */

@@ -1,7 +1,6 @@
 import { line, scaleSqrt } from 'd3';
-import type { NetworkModel } from '../../../src/model/network/NetworkModel.js';
-import type { NetworkReport } from '../../../src/model/network/NetworkReport.js';
-import { fixed } from '../../../src/report/numberFormat.js';
+import type { NetworkModel, NetworkReport } from 'difftry/model';
+import { fixed } from 'difftry/report';
 import { tooltip } from '../charts/tooltip.js';
 import { cssColor } from '../shell/theme.js';
 import { edgeAttempts } from './edgeAttempts.js';

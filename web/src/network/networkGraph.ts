@@ -1,4 +1,4 @@
-import type { NetworkModel } from '../../../src/model/network/NetworkModel.js';
+import type { NetworkModel } from 'difftry/model';
 
 /** The node that stands for the network's outside clients (no service can be named so). */
 export const CLIENTS = -1;

@@ -1,4 +1,4 @@
-import { BUILTIN_EXAMPLE_FILES } from '../../../src/spec/builtinExampleFiles.js';
+import { BUILTIN_EXAMPLE_FILES } from 'difftry/spec';
 
 /** A network file's name (as error messages name it) and text. */
 export interface NetworkText {
@@ -12,16 +12,20 @@ export const EXAMPLE_NAMES: readonly string[] = Object.keys(BUILTIN_EXAMPLE_FILE
 /** The example the view opens when nothing else is asked for: hotelReservation (Figure 5). */
 export const DEFAULT_EXAMPLE = 'hotel';
 
-/** The example files' texts, each its own small chunk, loaded the first time it is picked. */
-const EXAMPLE_TEXTS = import.meta.glob<string>('../../../examples/*.yaml', {
-  query: '?raw',
-  import: 'default',
-});
+/**
+ * The example files' texts by file name (`hotel.yaml`), each its own small chunk, loaded the
+ * first time it is picked; `@examples` is the package's examples/ folder (web/vite.config.ts).
+ */
+const EXAMPLE_TEXTS = new Map(
+  Object.entries(
+    import.meta.glob<string>('@examples/*.yaml', { query: '?raw', import: 'default' }),
+  ).map(([path, load]) => [path.slice(path.lastIndexOf('/') + 1), load]),
+);
 
 /** A built-in example by name, named as the CLI names it (`examples/hotel.yaml`); or undefined. */
 export async function exampleNetwork(name: string): Promise<NetworkText | undefined> {
   const file = Object.hasOwn(BUILTIN_EXAMPLE_FILES, name) ? BUILTIN_EXAMPLE_FILES[name] : undefined;
-  const load = file === undefined ? undefined : EXAMPLE_TEXTS[`../../../examples/${file}`];
+  const load = file === undefined ? undefined : EXAMPLE_TEXTS.get(file);
   if (file === undefined || load === undefined) return undefined;
   return { fileName: `examples/${file}`, text: await load() };
 }

@@ -1,9 +1,7 @@
 import './network.css';
-import type { SweptParameter } from '../../../src/model/network/SweptParameter.js';
-import { branchesText } from '../../../src/report/branchesText.js';
-import { parseNetwork } from '../../../src/spec/parseNetwork.js';
-import { isSpecError } from '../../../src/spec/SpecError.js';
-import type { NetworkSpec } from '../../../src/spec/schema.js';
+import type { SweptParameter } from 'difftry/model';
+import { branchesText } from 'difftry/report';
+import { isSpecError, type NetworkSpec, parseNetwork } from 'difftry/spec';
 import { rangeSlider } from '../shell/slider.js';
 import type { View, ViewContext } from '../shell/ViewContext.js';
 import { make, makeSvg, panel, row } from './elements.js';

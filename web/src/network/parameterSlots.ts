@@ -1,4 +1,4 @@
-import type { NetworkSpec } from '../../../src/spec/schema.js';
+import type { NetworkSpec } from 'difftry/spec';
 import { entryServiceIndex, fileParameters, type NetworkParameters } from './NetworkParameters.js';
 import { arrivalRange, retryRange, type SliderRange } from './parameterRanges.js';
 

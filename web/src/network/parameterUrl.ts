@@ -1,4 +1,4 @@
-import type { NetworkSpec } from '../../../src/spec/schema.js';
+import type { NetworkSpec } from 'difftry/spec';
 import { fileParameters, type NetworkParameters } from './NetworkParameters.js';
 import { clampToRange } from './parameterRanges.js';
 import type { ParameterSlot } from './parameterSlots.js';

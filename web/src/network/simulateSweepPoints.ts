@@ -1,8 +1,7 @@
-import { toNetworkSimulationOptions } from '../../../src/experiments/simulation/networkSimulationOptions.js';
-import { type SweptParameter, withSweptValue } from '../../../src/model/network/SweptParameter.js';
-import { replicateWithProgress } from '../../../src/sim/network/replicateWithProgress.js';
-import type { NetworkSpec } from '../../../src/spec/schema.js';
-import { toNetworkModel } from '../../../src/spec/toNetworkModel.js';
+import { toNetworkSimulationOptions } from 'difftry/experiments';
+import { type SweptParameter, withSweptValue } from 'difftry/model';
+import { replicateWithProgress } from 'difftry/sim';
+import { type NetworkSpec, toNetworkModel } from 'difftry/spec';
 import type { SweepConfigurationKey } from './sweepPrediction.js';
 
 /** How long and how often each point of a simulated sweep runs. */

@@ -1,8 +1,5 @@
-import { analyzeNetwork } from '../../../src/model/network/analyzeNetwork.js';
-import type { NetworkModel } from '../../../src/model/network/NetworkModel.js';
-import type { NetworkReport } from '../../../src/model/network/NetworkReport.js';
-import type { NetworkSpec } from '../../../src/spec/schema.js';
-import { toNetworkModel } from '../../../src/spec/toNetworkModel.js';
+import { analyzeNetwork, type NetworkModel, type NetworkReport } from 'difftry/model';
+import { type NetworkSpec, toNetworkModel } from 'difftry/spec';
 import { type NetworkParameters, withParameters } from './NetworkParameters.js';
 
 /** A network solved under the view's parameters: its analysis model and the report. */

@@ -1,5 +1,5 @@
 import { line, pointer, scaleLinear, select } from 'd3';
-import { fixed } from '../../../src/report/numberFormat.js';
+import { fixed } from 'difftry/report';
 import { axisBottom, axisLeft, chartFrame, drawAxes } from '../charts/axes.js';
 import { classColorVariable } from '../charts/classColor.js';
 import { type LegendEntry, renderLegend } from '../charts/legend.js';

@@ -1,9 +1,11 @@
-import { type AnalyzedSweepPoint, analyzeSweep } from '../../../src/model/network/analyzeSweep.js';
-import type { BranchesAlongSweep } from '../../../src/model/network/branchSweep.js';
-import type { SweptParameter } from '../../../src/model/network/SweptParameter.js';
-import { uniformLimits } from '../../../src/model/network/uniformLimits.js';
-import type { NetworkSpec } from '../../../src/spec/schema.js';
-import { toNetworkModel } from '../../../src/spec/toNetworkModel.js';
+import {
+  type AnalyzedSweepPoint,
+  analyzeSweep,
+  type BranchesAlongSweep,
+  type SweptParameter,
+  uniformLimits,
+} from 'difftry/model';
+import { type NetworkSpec, toNetworkModel } from 'difftry/spec';
 
 /** The two retry configurations of the sweep chart. */
 export type SweepConfigurationKey = 'difftry' | 'uniform';

@@ -1,4 +1,4 @@
-import type { TestbedEvent } from '../../../src/ui/TestbedJob.js';
+import type { TestbedEvent } from 'difftry/ui';
 
 /*
  * What the Testbed view draws of the server-sent events; each event's `data` is the JSON of the

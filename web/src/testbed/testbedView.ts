@@ -1,5 +1,5 @@
 import { axisBottom, axisLeft, format, line, type Selection, scaleLinear, select } from 'd3';
-import type { TestbedEvent } from '../../../src/ui/TestbedJob.js';
+import type { TestbedEvent } from 'difftry/ui';
 import { chartFrame, drawAxes } from '../charts/axes.js';
 import { classColorVariable } from '../charts/classColor.js';
 import { renderLegend } from '../charts/legend.js';

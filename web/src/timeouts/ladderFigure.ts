@@ -9,8 +9,8 @@ import {
   scaleLinear,
   select,
 } from 'd3';
-import type { OptimizedTimeouts } from '../../../src/model/timeouts/optimizeTimeouts.js';
-import { fixed } from '../../../src/report/numberFormat.js';
+import type { OptimizedTimeouts } from 'difftry/model';
+import { fixed } from 'difftry/report';
 import { axisBottom, type ChartFrame, drawAxes } from '../charts/axes.js';
 import { renderLegend } from '../charts/legend.js';
 import { tooltip } from '../charts/tooltip.js';

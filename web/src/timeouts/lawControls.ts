@@ -1,7 +1,5 @@
-import { empiricalLatency } from '../../../src/model/timeouts/empiricalLatency.js';
-import type { LatencyDistribution } from '../../../src/model/timeouts/LatencyDistribution.js';
-import { parseLatencySamples } from '../../../src/spec/parseLatencySamples.js';
-import { isSpecError } from '../../../src/spec/SpecError.js';
+import { empiricalLatency, type LatencyDistribution } from 'difftry/model';
+import { isSpecError, parseLatencySamples } from 'difftry/spec';
 import { rangeSlider } from '../shell/slider.js';
 import { parametricLatency } from './parametricLatency.js';
 import { picker } from './picker.js';

@@ -1,9 +1,5 @@
 import { bisector } from 'd3';
-import type {
-  AttemptCost,
-  LatencyDistribution,
-} from '../../../src/model/timeouts/LatencyDistribution.js';
-import { singleTimeout } from '../../../src/model/timeouts/singleTimeout.js';
+import { type AttemptCost, type LatencyDistribution, singleTimeout } from 'difftry/model';
 
 /** One point of Fig 2's curves: at timeout t (s), f(t) (1/s), g(t) (s) and E(t) (s). */
 export interface LawCurvePoint {

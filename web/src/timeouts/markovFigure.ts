@@ -1,6 +1,6 @@
 import { area, axisBottom, pointer, type ScaleLinear, scaleLinear, select } from 'd3';
-import type { AttemptOutcomeCost } from '../../../src/model/timeouts/singleTimeout.js';
-import { fixed } from '../../../src/report/numberFormat.js';
+import type { AttemptOutcomeCost } from 'difftry/model';
+import { fixed } from 'difftry/report';
 import { renderLegend } from '../charts/legend.js';
 import { tooltip } from '../charts/tooltip.js';
 import { cssColor } from '../shell/theme.js';

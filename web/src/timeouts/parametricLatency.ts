@@ -1,6 +1,4 @@
-import type { LatencyDistribution } from '../../../src/model/timeouts/LatencyDistribution.js';
-import { lognormalLatency } from '../../../src/model/timeouts/lognormalLatency.js';
-import { mixtureLatency } from '../../../src/model/timeouts/mixtureLatency.js';
+import { type LatencyDistribution, lognormalLatency, mixtureLatency } from 'difftry/model';
 import type { LawSettings } from './timeoutsSettings.js';
 
 /**

@@ -1,7 +1,4 @@
-import type {
-  OptimizedTimeouts,
-  TimeoutNode,
-} from '../../../src/model/timeouts/optimizeTimeouts.js';
+import type { OptimizedTimeouts, TimeoutNode } from 'difftry/model';
 
 /** One candidate timeout of the Optimizer's search tree, placed for drawing. */
 export interface TreeDot {

@@ -1,4 +1,4 @@
-import { significant } from '../../../src/report/numberFormat.js';
+import { significant } from 'difftry/report';
 
 /** Seconds as the view prints them: 4 significant digits, as `difftry timeouts fit` does. */
 export function secondsText(valueS: number): string {

@@ -1,7 +1,5 @@
 import { nice } from 'd3';
-import { ceilingTimeout } from '../../../src/model/timeouts/ceilingTimeout.js';
-import type { LatencyDistribution } from '../../../src/model/timeouts/LatencyDistribution.js';
-import { roundSignificant } from '../../../src/spec/generators/roundSignificant.js';
+import { ceilingTimeout, type LatencyDistribution } from 'difftry/model';
 
 /** The time axis of the view's figures and the range its timeout handles move in, seconds. */
 export interface TimeRange {
@@ -42,5 +40,6 @@ export function timeRange(law: LatencyDistribution): TimeRange {
  * kept inside the range.
  */
 export function handleTimeout(valueS: number, range: TimeRange): number {
-  return Math.min(range.upperS, Math.max(range.minS, roundSignificant(valueS, HANDLE_DIGITS)));
+  const rounded = Number(valueS.toPrecision(HANDLE_DIGITS));
+  return Math.min(range.upperS, Math.max(range.minS, rounded));
 }

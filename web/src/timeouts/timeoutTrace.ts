@@ -1,13 +1,11 @@
 import {
   createEvalStrategy,
-  TIMEOUT_EVAL_RUN_DEFAULTS,
-  type TimeoutEvalStrategy,
-} from '../../../src/experiments/timeouts/evalStrategies.js';
-import {
   evaluateTimeoutSuite,
   type StrategyEvaluation,
-} from '../../../src/experiments/timeouts/evaluateSuite.js';
-import type { TimeoutScenarioName } from '../../../src/experiments/timeouts/scenarios.js';
+  TIMEOUT_EVAL_RUN_DEFAULTS,
+  type TimeoutEvalStrategy,
+  type TimeoutScenarioName,
+} from 'difftry/experiments';
 
 /** Requests in Fig 3's trace, the first 10 % initialising (as `timeouts eval --requests 800`). */
 export const TRACE_REQUESTS = 800;

@@ -1,11 +1,9 @@
 import {
+  isTimeoutScenarioName,
   TIMEOUT_EVAL_STRATEGIES,
   type TimeoutEvalStrategy,
-} from '../../../src/experiments/timeouts/evalStrategies.js';
-import {
-  isTimeoutScenarioName,
   type TimeoutScenarioName,
-} from '../../../src/experiments/timeouts/scenarios.js';
+} from 'difftry/experiments';
 
 /**
  * What the settings are read from: the view's `context.url` (a `UrlState`), or a test's stand-in

@@ -1,25 +1,21 @@
 import {
+  PAPER_TIME_FRACTIONS,
   TIMEOUT_EVAL_STRATEGIES,
-  type TimeoutEvalStrategy,
-} from '../../../src/experiments/timeouts/evalStrategies.js';
-import { PAPER_TIME_FRACTIONS } from '../../../src/experiments/timeouts/paperFigures.js';
-import {
   TIMEOUT_SCENARIO_LABELS,
   TIMEOUT_SCENARIO_NAMES,
+  type TimeoutEvalStrategy,
   type TimeoutScenarioName,
-} from '../../../src/experiments/timeouts/scenarios.js';
-import { ceilingTimeout } from '../../../src/model/timeouts/ceilingTimeout.js';
-import type {
-  AttemptCost,
-  LatencyDistribution,
-} from '../../../src/model/timeouts/LatencyDistribution.js';
-import { linearCost } from '../../../src/model/timeouts/linearCost.js';
+} from 'difftry/experiments';
 import {
+  type AttemptCost,
+  ceilingTimeout,
+  type LatencyDistribution,
+  linearCost,
   type OptimizedTimeouts,
   optimizeTimeouts,
-} from '../../../src/model/timeouts/optimizeTimeouts.js';
-import { singleTimeout } from '../../../src/model/timeouts/singleTimeout.js';
-import { fixed, percent, significant } from '../../../src/report/numberFormat.js';
+  singleTimeout,
+} from 'difftry/model';
+import { fixed, percent, significant } from 'difftry/report';
 import { rangeSlider } from '../shell/slider.js';
 import type { View, ViewContext } from '../shell/ViewContext.js';
 import { ladderFigure } from './ladderFigure.js';
