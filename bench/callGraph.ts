@@ -20,8 +20,8 @@
  * 1,000 only: DGG-like takes the previous search ~6 min a seed).
  */
 import { pathToFileURL } from 'node:url';
-import { chainNetwork } from '../scripts/lib/callCases.js';
-import { composeDgg } from '../scripts/lib/composedDgg.js';
+import { chainNetwork } from '../src/experiments/callValidation/callCases.js';
+import { composeDgg } from '../src/experiments/callValidation/composedDgg.js';
 import { analyzeNetwork, type NetworkModel, solveCalls } from '../src/model/index.js';
 import {
   type CallEquilibria,

@@ -23,18 +23,19 @@
  * misses). About a minute a network at the validation's lengths. Fixed seeds: the same code
  * prints the same.
  */
-import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
-import { compileCallPlan } from '../src/model/network/callPlan.js';
-import { fixed } from '../src/report/numberFormat.js';
+
 import {
   CALL_VALIDATION_BACKOFF,
   CALL_VALIDATION_SEED,
   GENERATED_RUN,
   generatedCallGraph,
   generatedCallGraphIndex,
-  loadsAtS,
-} from './lib/callCases.js';
-import { simulateRuns } from './lib/simulateRuns.js';
+} from '../src/experiments/callValidation/callCases.js';
+import { loadsAtS } from '../src/experiments/callValidation/equationsAtS.js';
+import { simulateRuns } from '../src/experiments/simulation/simulateRuns.js';
+import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
+import { compileCallPlan } from '../src/model/network/callPlan.js';
+import { fixed } from '../src/report/numberFormat.js';
 
 /** The generated networks docs/validation-calls.md has beyond 0.03 (revision 6b221e4). */
 const MISSES = [

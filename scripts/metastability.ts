@@ -8,6 +8,9 @@
  * be re-created with `difftry analyze` / `difftry simulate` (same seed, same streams).
  */
 import { writeFileSync } from 'node:fs';
+import type { MetastabilityConfig } from '../src/experiments/metastability/MetastabilityConfig.js';
+import { runMetastability } from '../src/experiments/metastability/metastabilityExperiment.js';
+import { renderMetastability } from '../src/experiments/metastability/metastabilityReport.js';
 import {
   builtinExample,
   loadNetworkFile,
@@ -15,8 +18,6 @@ import {
   parseNetwork,
   toNetworkModel,
 } from '../src/spec/index.js';
-import { type MetastabilityConfig, runMetastability } from './lib/metastabilityExperiment.js';
-import { renderMetastability } from './lib/metastabilityReport.js';
 
 const SEED = 12;
 const REPLICATIONS = 20;

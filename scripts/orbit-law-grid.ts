@@ -26,13 +26,7 @@
  * Run with `npx tsx scripts/orbit-law-grid.ts` (`-- --quick`: k = 1 and 5, m = 10 and 40, ρ by
  * 0.1). Fixed seeds: the same code prints the same. Progress goes to stderr.
  */
-import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
-import type { NetworkReport } from '../src/model/network/NetworkReport.js';
-import { type OrbitFigures, orbitQueue } from '../src/model/queue/orbitQueue.js';
-import { seededRandom } from '../src/model/random.js';
-import { fixedTimeout, type TimeoutStrategy } from '../src/policy/timeouts/TimeoutStrategy.js';
-import { simulateNetwork } from '../src/sim/network/simulateNetwork.js';
-import { meanWithCi95 } from '../src/stats/confidence.js';
+
 import {
   FLANK_BACKOFF_S,
   FLANK_CLASSES,
@@ -40,7 +34,14 @@ import {
   flankNetwork,
   flankOrbitClasses,
   runReading,
-} from './lib/flankPoint.js';
+} from '../src/experiments/flankGrid/flankPoint.js';
+import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
+import type { NetworkReport } from '../src/model/network/NetworkReport.js';
+import { type OrbitFigures, orbitQueue } from '../src/model/queue/orbitQueue.js';
+import { seededRandom } from '../src/model/random.js';
+import { fixedTimeout, type TimeoutStrategy } from '../src/policy/timeouts/TimeoutStrategy.js';
+import { simulateNetwork } from '../src/sim/network/simulateNetwork.js';
+import { meanWithCi95 } from '../src/stats/confidence.js';
 
 const MU = FLANK_MU;
 const BACKOFF_S = FLANK_BACKOFF_S;

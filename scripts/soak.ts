@@ -4,8 +4,8 @@
  * sidecars run as the real CLI (`difftry proxy --config FILE`) in their own processes, driven at
  * about 10× their admission capacity for `--minutes` (default 10) with slow clients and faulty
  * application paths mixed in. Every second each sidecar's RSS and open descriptors are read from
- * `/proc/PID`; they must stay under the ceilings (scripts/lib/soakCeilings.ts) and come back near
- * their baseline after the load; every request sent must end in an outcome (lost = 0).
+ * `/proc/PID`; they must stay under the ceilings (src/experiments/soak/soakCeilings.ts) and come
+ * back near their baseline after the load; every request sent must end in an outcome (lost = 0).
  *
  * Prints a progress line every 15 s on stderr and the markdown summary on stdout (and to
  * `--out FILE`, checked before the run). Exit 0 on PASS, 1 on FAIL, 2 on bad arguments.
@@ -17,18 +17,20 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { seededRandom } from '../src/model/random.js';
-import { isOutputPathError } from '../src/report/OutputPathError.js';
-import { checkOutputPath } from '../src/report/outputPath.js';
-import { startSoakApp } from './lib/soakApp.js';
+import { sourceRevision } from '../src/experiments/provenance/sourceRevision.js';
+import { startSoakApp } from '../src/experiments/soak/soakApp.js';
 import {
   isSoakUsageError,
   parseSoakArguments,
   SOAK_USAGE,
   SoakUsageError,
-} from './lib/soakArguments.js';
-import { judgeProcess, type ResourceSample, type SoakPhases } from './lib/soakCeilings.js';
-import { runSlowClient, sendRequest } from './lib/soakClient.js';
+} from '../src/experiments/soak/soakArguments.js';
+import {
+  judgeProcess,
+  type ResourceSample,
+  type SoakPhases,
+} from '../src/experiments/soak/soakCeilings.js';
+import { runSlowClient, sendRequest } from '../src/experiments/soak/soakClient.js';
 import {
   edgeSidecarConfig,
   meshSidecarConfig,
@@ -40,18 +42,21 @@ import {
   SOAK_SERVICE_MS,
   SOAK_SYSTEM_CAPACITY,
   SOAK_TOKEN_ENV,
-} from './lib/soakConfigs.js';
-import { ceilingsNote, SOAK_CEILINGS } from './lib/soakLimits.js';
-import { outcomeLabel, SoakLedger, type SoakOutcome } from './lib/soakOutcomes.js';
-import { arrivalsDue, shuffled } from './lib/soakPacer.js';
-import { type SidecarProcess, sampleProcess, startSidecarProcess } from './lib/soakProcess.js';
+} from '../src/experiments/soak/soakConfigs.js';
+import { ceilingsNote, SOAK_CEILINGS } from '../src/experiments/soak/soakLimits.js';
+import {
+  outcomeLabel,
+  SoakLedger,
+  type SoakOutcome,
+} from '../src/experiments/soak/soakOutcomes.js';
+import { arrivalsDue, shuffled } from '../src/experiments/soak/soakPacer.js';
 import {
   formatProgress,
   formatSoakSummary,
   type SoakReport,
   soakChecks,
   soakPassed,
-} from './lib/soakSummary.js';
+} from '../src/experiments/soak/soakSummary.js';
 import {
   expectedOutcomes,
   goodputPerSecond,
@@ -62,8 +67,11 @@ import {
   type SoakKind,
   type SoakTarget,
   slowClients,
-} from './lib/soakTraffic.js';
-import { sourceRevision } from './lib/sourceRevision.js';
+} from '../src/experiments/soak/soakTraffic.js';
+import { seededRandom } from '../src/model/random.js';
+import { isOutputPathError } from '../src/report/OutputPathError.js';
+import { checkOutputPath } from '../src/report/outputPath.js';
+import { type SidecarProcess, sampleProcess, startSidecarProcess } from './soak/soakProcess.js';
 
 /** Light traffic before the baseline, so lazily loaded code is in the baseline, ms. */
 const WARM_UP_MS = 5_000;

@@ -14,18 +14,19 @@
  *
  * Run with `npx tsx scripts/timeout-flank.ts`. Fixed seeds: the same code prints the same.
  */
-import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
-import type { NetworkModel } from '../src/model/network/NetworkModel.js';
-import { phiFor } from '../src/model/phi/index.js';
-import { mm1mSojournTail } from '../src/model/queue/mm1mSojourn.js';
-import { simulateRuns } from './lib/simulateRuns.js';
+
+import { simulateRuns } from '../src/experiments/simulation/simulateRuns.js';
 import {
   routingChain,
   simulatorTimeouts,
   TIMED_CAPACITY,
   TIMEOUT_VALIDATION,
   timedService,
-} from './lib/timeoutCases.js';
+} from '../src/experiments/timeoutValidation/timeoutCases.js';
+import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
+import type { NetworkModel } from '../src/model/network/NetworkModel.js';
+import { phiFor } from '../src/model/phi/index.js';
+import { mm1mSojournTail } from '../src/model/queue/mm1mSojourn.js';
 
 // The validation's settings and grid (scripts/validate-timeouts-model.ts), for its substreams.
 const {

@@ -11,19 +11,20 @@
  * Run with `npm run validate:timeout-shape > docs/validation-timeout-shape.md`. Fixed seeds: the
  * same code prints the same. Progress goes to stderr.
  */
-import type { NetworkModel } from '../src/model/network/NetworkModel.js';
-import { orbitQueue } from '../src/model/queue/orbitQueue.js';
-import { seededRandom } from '../src/model/random.js';
-import { fixedTimeout, type TimeoutStrategy } from '../src/policy/timeouts/TimeoutStrategy.js';
-import { simulateNetwork } from '../src/sim/network/simulateNetwork.js';
-import { meanWithCi95 } from '../src/stats/confidence.js';
+
 import {
   FLANK_BACKOFF_S,
   FLANK_CLASSES,
   FLANK_MU,
   flankNetwork,
   flankOrbitClasses,
-} from './lib/flankPoint.js';
+} from '../src/experiments/flankGrid/flankPoint.js';
+import type { NetworkModel } from '../src/model/network/NetworkModel.js';
+import { orbitQueue } from '../src/model/queue/orbitQueue.js';
+import { seededRandom } from '../src/model/random.js';
+import { fixedTimeout, type TimeoutStrategy } from '../src/policy/timeouts/TimeoutStrategy.js';
+import { simulateNetwork } from '../src/sim/network/simulateNetwork.js';
+import { meanWithCi95 } from '../src/stats/confidence.js';
 
 const MU = FLANK_MU;
 const BACKOFF_S = FLANK_BACKOFF_S;

@@ -16,7 +16,16 @@
  * `-- --quick` runs 3 replications of two cases and writes nothing. Progress goes to stderr.
  */
 import { writeFileSync } from 'node:fs';
+import { rampCrossing, STORM_ABOVE } from '../src/experiments/metastability/stormWindows.js';
 import { toNetworkSimulationOptions } from '../src/experiments/simulation/networkSimulationOptions.js';
+import { simulateWindowReplications } from '../src/experiments/simulation/windowReplications.js';
+import {
+  asMm1m,
+  atRate,
+  type Case,
+  meanField,
+  tippingCases,
+} from '../src/experiments/tipping/tippingCases.js';
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import type { LoadSchedule } from '../src/model/network/LoadSchedule.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
@@ -24,9 +33,6 @@ import { sweepRamp } from '../src/model/network/sweepRamp.js';
 import { toNetworkModel } from '../src/spec/index.js';
 import type { NetworkSpec } from '../src/spec/schema.js';
 import { type MeanWithCi95, meanWithCi95 } from '../src/stats/confidence.js';
-import { rampCrossing, STORM_ABOVE } from './lib/stormWindows.js';
-import { asMm1m, atRate, type Case, meanField, tippingCases } from './lib/tippingCases.js';
-import { simulateWindowReplications } from './lib/windowReplications.js';
 
 const quick = process.argv.includes('--quick');
 const SEED = 2031;

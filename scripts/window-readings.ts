@@ -4,20 +4,28 @@
  * The ramp validation (scripts/tipping-recovery.ts) integrates these chances along a ramp; this
  * checks them one load at a time, where nothing moves.
  *
- * On the services of scripts/lib/tippingCases.ts, at the loads where the law's lowest state fails
- * 5 %, 15 % and 30 % of the high class's requests (bisected on the total load): simulated runs
- * started idle (windows of 5 s after a warm-up), the share of their windows whose high-class
- * rejection is above ½, their mean and standard deviation, beside the law: R, the chance a window
- * reads above ½, the same with the count's scatter alone, and the spread of a window's share
- * (latent swing and count) — where the law has two states, each state's figure weighted by the
- * share of the runs' window it holds (`runShares`, from the escape times). A bistable service's
- * healthy state fails next to nothing until it vanishes: there, 0.85, 0.9 and 0.95 of that load.
+ * On the services of src/experiments/tipping/tippingCases.ts, at the loads where the law's lowest
+ * state fails 5 %, 15 % and 30 % of the high class's requests (bisected on the total load):
+ * simulated runs started idle (windows of 5 s after a warm-up), the share of their windows whose
+ * high-class rejection is above ½, their mean and standard deviation, beside the law: R, the
+ * chance a window reads above ½, the same with the count's scatter alone, and the spread of a
+ * window's share (latent swing and count) — where the law has two states, each state's figure
+ * weighted by the share of the runs' window it holds (`runShares`, from the escape times). A
+ * bistable service's healthy state fails next to nothing until it vanishes: there, 0.85, 0.9 and
+ * 0.95 of that load.
  *
  * Writes docs/validation-windows.md (`npm run validate:windows`, a few minutes on 2 cores);
  * `-- --quick` runs two services for 300 s and writes nothing. Progress goes to stderr.
  */
 import { writeFileSync } from 'node:fs';
+import { STORM_ABOVE } from '../src/experiments/metastability/stormWindows.js';
 import { toNetworkSimulationOptions } from '../src/experiments/simulation/networkSimulationOptions.js';
+import {
+  asMm1m,
+  atRate,
+  meanField,
+  tippingCases,
+} from '../src/experiments/tipping/tippingCases.js';
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
 import { runShares } from '../src/model/network/runShares.js';
@@ -26,8 +34,6 @@ import { windowAverageVariance } from '../src/model/numeric/birthDeathFluctuatio
 import { simulateNetwork } from '../src/sim/network/simulateNetwork.js';
 import { toNetworkModel } from '../src/spec/index.js';
 import type { NetworkSpec } from '../src/spec/schema.js';
-import { STORM_ABOVE } from './lib/stormWindows.js';
-import { asMm1m, atRate, meanField, tippingCases } from './lib/tippingCases.js';
 
 const quick = process.argv.includes('--quick');
 const SEED = 2033;

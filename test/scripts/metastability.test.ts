@@ -2,13 +2,11 @@
 // the trigger at 20 s instead of 100 s, shorter runs and ramps, three replications, a coarser
 // sweep, and hotelReservation at one timeout. Every assertion is one the page's text makes.
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  type MetastabilityConfig,
-  type MetastabilityResult,
-  runMetastability,
-} from '../../scripts/lib/metastabilityExperiment.js';
-import { renderMetastability } from '../../scripts/lib/metastabilityReport.js';
-import { networkAtTime } from '../../scripts/lib/scheduledNetwork.js';
+import type { MetastabilityConfig } from '../../src/experiments/metastability/MetastabilityConfig.js';
+import type { MetastabilityResult } from '../../src/experiments/metastability/MetastabilityResult.js';
+import { runMetastability } from '../../src/experiments/metastability/metastabilityExperiment.js';
+import { renderMetastability } from '../../src/experiments/metastability/metastabilityReport.js';
+import { networkAtTime } from '../../src/experiments/metastability/scheduledNetwork.js';
 import type { LoadSchedule } from '../../src/model/network/LoadSchedule.js';
 import {
   builtinExample,

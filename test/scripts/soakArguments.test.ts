@@ -1,10 +1,10 @@
-// The soak's command line (scripts/lib/soakArguments.ts).
+// The soak's command line (src/experiments/soak/soakArguments.ts).
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_SOAK_MINUTES,
   isSoakUsageError,
   parseSoakArguments,
-} from '../../scripts/lib/soakArguments.js';
+} from '../../src/experiments/soak/soakArguments.js';
 
 describe('parseSoakArguments', () => {
   it('defaults to the issue’s 10 minutes, no file', () => {

@@ -1,5 +1,5 @@
-// The soak's resource verdict (scripts/lib/soakCeilings.ts): ceilings at every sample, return to
-// baseline after settling, samples in every window.
+// The soak's resource verdict (src/experiments/soak/soakCeilings.ts): ceilings at every sample,
+// return to baseline after settling, samples in every window.
 import { describe, expect, it } from 'vitest';
 import {
   judgeProcess,
@@ -7,7 +7,7 @@ import {
   type ResourceSample,
   type SoakCeilings,
   type SoakPhases,
-} from '../../scripts/lib/soakCeilings.js';
+} from '../../src/experiments/soak/soakCeilings.js';
 
 const MIB = 1024 * 1024;
 const phases: SoakPhases = {

@@ -1,10 +1,11 @@
-// The soak's clients (scripts/lib/soakClient.ts) against loopback servers on port 0: each request
-// ends in exactly the outcome its client saw — a whole response, a cut body, a reset, a close.
+// The soak's clients (src/experiments/soak/soakClient.ts) against loopback servers on port 0:
+// each request ends in exactly the outcome its client saw — a whole response, a cut body, a
+// reset, a close.
 import { Agent, createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorOutcome, runSlowClient, sendRequest } from '../../scripts/lib/soakClient.js';
-import { SOAK_KINDS, type SoakKind } from '../../scripts/lib/soakTraffic.js';
+import { errorOutcome, runSlowClient, sendRequest } from '../../src/experiments/soak/soakClient.js';
+import { SOAK_KINDS, type SoakKind } from '../../src/experiments/soak/soakTraffic.js';
 
 const base = SOAK_KINDS.find((k) => k.name === 'edge low') as SoakKind;
 const at = (path: string): SoakKind => ({ ...base, path });

@@ -1,7 +1,7 @@
-// The soak's request bookkeeping (scripts/lib/soakOutcomes.ts): every ticket settles once, lost is
-// sent minus settled, unexpected outcomes are counted per kind.
+// The soak's request bookkeeping (src/experiments/soak/soakOutcomes.ts): every ticket settles
+// once, lost is sent minus settled, unexpected outcomes are counted per kind.
 import { describe, expect, it } from 'vitest';
-import { outcomeLabel, SoakLedger } from '../../scripts/lib/soakOutcomes.js';
+import { outcomeLabel, SoakLedger } from '../../src/experiments/soak/soakOutcomes.js';
 
 describe('outcomeLabel', () => {
   it('names every outcome as the report counts it', () => {

@@ -1,6 +1,6 @@
-// The soak's open-loop pacing (scripts/lib/soakPacer.ts), in virtual time.
+// The soak's open-loop pacing (src/experiments/soak/soakPacer.ts), in virtual time.
 import { describe, expect, it } from 'vitest';
-import { arrivalsDue, shuffled } from '../../scripts/lib/soakPacer.js';
+import { arrivalsDue, shuffled } from '../../src/experiments/soak/soakPacer.js';
 import { seededRandom } from '../../src/model/random.js';
 
 describe('arrivalsDue', () => {

@@ -1,15 +1,15 @@
-// The soak's verdict and report (scripts/lib/soakSummary.ts): which checks decide PASS or FAIL,
-// and what the markdown summary and the progress line say.
+// The soak's verdict and report (src/experiments/soak/soakSummary.ts): which checks decide PASS
+// or FAIL, and what the markdown summary and the progress line say.
 import { describe, expect, it } from 'vitest';
-import type { ProcessVerdict, SoakCeilings } from '../../scripts/lib/soakCeilings.js';
-import { SoakLedger } from '../../scripts/lib/soakOutcomes.js';
+import type { ProcessVerdict, SoakCeilings } from '../../src/experiments/soak/soakCeilings.js';
+import { SoakLedger } from '../../src/experiments/soak/soakOutcomes.js';
 import {
   formatProgress,
   formatSoakSummary,
   type SoakReport,
   soakChecks,
   soakPassed,
-} from '../../scripts/lib/soakSummary.js';
+} from '../../src/experiments/soak/soakSummary.js';
 
 const MIB = 1024 * 1024;
 const ceilings: SoakCeilings = {

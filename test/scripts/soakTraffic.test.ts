@@ -1,6 +1,6 @@
-// The soak's traffic mix and sidecar configs (scripts/lib/soakTraffic.ts, soakConfigs.ts): about
-// 10× each sidecar's admission capacity, configs the CLI accepts, and the outcome bookkeeping of
-// goodput and slow clients.
+// The soak's traffic mix and sidecar configs (src/experiments/soak/soakTraffic.ts,
+// soakConfigs.ts): about 10× each sidecar's admission capacity, configs the CLI accepts, and the
+// outcome bookkeeping of goodput and slow clients.
 import { describe, expect, it } from 'vitest';
 import {
   EDGE_SERVICE,
@@ -11,7 +11,7 @@ import {
   SOAK_CONCURRENCY,
   SOAK_SERVICE_MS,
   SOAK_SYSTEM_CAPACITY,
-} from '../../scripts/lib/soakConfigs.js';
+} from '../../src/experiments/soak/soakConfigs.js';
 import {
   expectedOutcomes,
   goodputPerSecond,
@@ -19,7 +19,7 @@ import {
   overloadFactor,
   SOAK_KINDS,
   slowClients,
-} from '../../scripts/lib/soakTraffic.js';
+} from '../../src/experiments/soak/soakTraffic.js';
 import { parseSidecarConfig } from '../../src/spec/parseSidecarConfig.js';
 
 describe('the soak’s load', () => {
@@ -131,7 +131,7 @@ describe('the soak’s sidecar configs', () => {
 describe('the soak’s ceilings', () => {
   it('bound descriptors by the connections peers may hold, plus the process’s own', async () => {
     const { descriptorCeiling, descriptorTerms, OWN_DESCRIPTORS, SOAK_CEILINGS } = await import(
-      '../../scripts/lib/soakLimits.js'
+      '../../src/experiments/soak/soakLimits.js'
     );
     // By hand: edge 128 + 128 (two client agents) + 64 (/chain) + 32 (mesh pool) + 10 slow + 1
     // /healthz + 4 (app pool) + 48 own; mesh 32 (edge's pool) + 4 slow + 1 + 4 + 48.

@@ -4,7 +4,7 @@ import {
   routingChain,
   routingCycle,
   simulatorTimeouts,
-} from '../../scripts/lib/timeoutCases.js';
+} from '../../src/experiments/timeoutValidation/timeoutCases.js';
 import { analyzeNetwork } from '../../src/model/index.js';
 import { usesTimedRouting } from '../../src/model/network/analyzeNetwork.js';
 

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { chainNetwork, generatedCallGraph } from '../../scripts/lib/callCases.js';
-import { simulateRuns } from '../../scripts/lib/simulateRuns.js';
-import { simulatorTimeouts, timedService } from '../../scripts/lib/timeoutCases.js';
+import {
+  chainNetwork,
+  generatedCallGraph,
+} from '../../src/experiments/callValidation/callCases.js';
+import { simulateRuns } from '../../src/experiments/simulation/simulateRuns.js';
+import {
+  simulatorTimeouts,
+  timedService,
+} from '../../src/experiments/timeoutValidation/timeoutCases.js';
 import { analyzeNetwork } from '../../src/model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../../src/model/network/NetworkModel.js';
 

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { chainNetwork, generatedCallGraph } from '../../../scripts/lib/callCases.js';
-import { composeDgg } from '../../../scripts/lib/composedDgg.js';
+import {
+  chainNetwork,
+  generatedCallGraph,
+} from '../../../src/experiments/callValidation/callCases.js';
+import { composeDgg } from '../../../src/experiments/callValidation/composedDgg.js';
 import {
   analyzeNetwork,
   callEquilibria,

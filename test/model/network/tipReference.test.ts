@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generatedCallGraph } from '../../../scripts/lib/callCases.js';
+import { generatedCallGraph } from '../../../src/experiments/callValidation/callCases.js';
 import type { NetworkModel } from '../../../src/model/index.js';
 import { callEquilibria } from '../../../src/model/network/callEquilibria.js';
 import { compileCallPlan } from '../../../src/model/network/callPlan.js';

@@ -4,12 +4,12 @@
  * generator (μ 50–200/s, m 10–80, per-try timeout 2–5/μ, k_high 2–5, k_low 1–k_high, 10–30 % high
  * class), kept where the mean-field law finds them bistable with a recovery load of at least 0.1 μ.
  */
-import type { NetworkModel } from '../../src/model/network/NetworkModel.js';
-import { sweepEquilibria } from '../../src/model/network/sweepEquilibria.js';
-import { seededRandom } from '../../src/model/random.js';
-import { loadNetworkFile, parseNetwork, toNetworkModel } from '../../src/spec/index.js';
-import type { NetworkSpec } from '../../src/spec/schema.js';
-import { totalRate } from './metastabilityExperiment.js';
+import type { NetworkModel } from '../../model/network/NetworkModel.js';
+import { sweepEquilibria } from '../../model/network/sweepEquilibria.js';
+import { seededRandom } from '../../model/random.js';
+import { loadNetworkFile, parseNetwork, toNetworkModel } from '../../spec/index.js';
+import type { NetworkSpec } from '../../spec/schema.js';
+import { totalRate } from '../metastability/metastabilityAnalysis.js';
 
 /** The seed the services are drawn with. */
 const DRAW_SEED = 25;
@@ -74,7 +74,7 @@ function drawnCase(index: number, random: () => number): Case {
 /** metastable-classes.yaml, then the first drawn services the mean-field law finds bistable. */
 export async function tippingCases(count: number): Promise<Case[]> {
   const example = await loadNetworkFile(
-    new URL('../../examples/metastable-classes.yaml', import.meta.url).pathname,
+    new URL('../../../examples/metastable-classes.yaml', import.meta.url).pathname,
   );
   const found: Case[] = [
     {

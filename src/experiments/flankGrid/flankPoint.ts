@@ -4,9 +4,9 @@
  * bronze with k − 1 — a per-try timeout of x mean service times, queue m, and exponential
  * backoff with mean 100 ms (difftry's default).
  */
-import type { NetworkModel } from '../../src/model/network/NetworkModel.js';
-import { runShares } from '../../src/model/network/runShares.js';
-import type { OrbitClass } from '../../src/model/queue/OrbitClass.js';
+import type { NetworkModel } from '../../model/network/NetworkModel.js';
+import { runShares } from '../../model/network/runShares.js';
+import type { OrbitClass } from '../../model/queue/OrbitClass.js';
 
 export const FLANK_MU = 100;
 export const FLANK_BACKOFF_S = 0.1;

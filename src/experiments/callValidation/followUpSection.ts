@@ -3,8 +3,8 @@
  * (`NetworkModel.followUps`, docs/model.md "Follow-up calls") beside the default one, against the
  * same simulation runs (scripts/validate-calls.ts).
  */
-import type { NetworkReport } from '../../src/model/network/NetworkReport.js';
-import { fixed, plusMinus } from '../../src/report/numberFormat.js';
+import type { NetworkReport } from '../../model/network/NetworkReport.js';
+import { fixed, plusMinus } from '../../report/numberFormat.js';
 
 /** One generated network: both analyses, the simulation and how long the second took. */
 export interface FollowUpCase {

@@ -8,16 +8,19 @@ import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ResourceSample } from './soakCeilings.js';
+import type { ResourceSample } from '../../src/experiments/soak/soakCeilings.js';
 
 /** The repository root: the sidecars run there, as `npm run` would run them. */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
 /**
  * The CLI's entry point, run from source: the `difftry` bin of package.json (`dist/….js`, the
  * build) mapped back to the TypeScript it is built from (`src/….ts`). A process is spawned, no
- * module of the CLI is imported.
+ * module of the CLI is imported. Read when a sidecar starts, not when this module loads.
  */
-const CLI = join(ROOT, sourceOfBuilt(packageBin(ROOT)));
+function cliEntry(): string {
+  return join(ROOT, sourceOfBuilt(packageBin(ROOT)));
+}
 
 function packageBin(root: string): string {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -63,7 +66,7 @@ export async function startSidecarProcess(
 ): Promise<SidecarProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', CLI, 'proxy', '--config', configPath],
+    ['--import', 'tsx', cliEntry(), 'proxy', '--config', configPath],
     { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   // Whatever ends the soak (an uncaught error included), its sidecars must not outlive it.

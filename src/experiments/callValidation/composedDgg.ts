@@ -9,8 +9,8 @@
  * that graph only (2–8 services), unlike a µBench network, where one request runs the whole tree.
  * The sub-graphs share no service (DGG's sharing is within a graph).
  */
-import { seededRandom } from '../../src/model/random.js';
-import { roundSignificant } from '../../src/spec/generators/roundSignificant.js';
+import { seededRandom } from '../../model/random.js';
+import { roundSignificant } from '../../spec/generators/roundSignificant.js';
 import {
   DGG_SERVICE_RANGE,
   generateDgg,
@@ -18,7 +18,7 @@ import {
   QUEUE_SIZES,
   type ServiceSpec,
   UTILISATION_RANGE,
-} from '../../src/spec/index.js';
+} from '../../spec/index.js';
 
 /** Options of {@link composeDgg}. */
 export interface ComposedDggOptions {

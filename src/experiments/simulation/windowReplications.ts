@@ -3,13 +3,10 @@
  * windows over replications; a metastable run also needs each replication's own windows, since
  * "did this run recover, and when" is a question about one run, not about the mean of several.
  */
-import type { NetworkModel } from '../../src/model/network/NetworkModel.js';
-import { type ReplicatedWindow, replicateWindows } from '../../src/sim/network/replicateWindows.js';
-import type { SimulatedWindow } from '../../src/sim/network/SimulatedWindow.js';
-import {
-  type SimulateNetworkOptions,
-  simulateNetwork,
-} from '../../src/sim/network/simulateNetwork.js';
+import type { NetworkModel } from '../../model/network/NetworkModel.js';
+import { type ReplicatedWindow, replicateWindows } from '../../sim/network/replicateWindows.js';
+import type { SimulatedWindow } from '../../sim/network/SimulatedWindow.js';
+import { type SimulateNetworkOptions, simulateNetwork } from '../../sim/network/simulateNetwork.js';
 
 /** What {@link simulateWindowReplications} returns. */
 export interface WindowReplications {

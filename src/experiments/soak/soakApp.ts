@@ -18,7 +18,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { Socket } from 'node:net';
-import { listenOnLoopback } from '../../src/testbed/network/listenOnLoopback.js';
+import { listenOnLoopback } from '../../testbed/network/listenOnLoopback.js';
 
 /** Options of {@link startSoakApp}. */
 export interface SoakAppOptions {

@@ -3,9 +3,9 @@
  * load a simulated run is under at that time (before a trigger, at a point of a ramp).
  */
 
-import type { LoadSchedule } from '../../src/model/network/LoadSchedule.js';
-import type { NetworkModel } from '../../src/model/network/NetworkModel.js';
-import { scheduledRates } from '../../src/sim/network/scheduledRates.js';
+import type { LoadSchedule } from '../../model/network/LoadSchedule.js';
+import type { NetworkModel } from '../../model/network/NetworkModel.js';
+import { scheduledRates } from '../../sim/network/scheduledRates.js';
 
 /**
  * The network with every arrival rate and capacity multiplied by the schedule's multiplier at

@@ -4,7 +4,7 @@
  * stops and a settle period they must come back near their baseline. Pure: the executor reads
  * `/proc/PID/status` and `/proc/PID/fd` and hands the samples over.
  */
-import { mebibytes } from '../../src/report/numberFormat.js';
+import { mebibytes } from '../../report/numberFormat.js';
 
 /** One sample of a process's resources. */
 export interface ResourceSample {

@@ -3,7 +3,7 @@
  * markdown summary printed at the end, and the progress line printed while it runs. Pure: the
  * executor gathers the figures.
  */
-import { thousands, wholePercent } from '../../src/report/numberFormat.js';
+import { thousands, wholePercent } from '../../report/numberFormat.js';
 import { formatMiB, type ProcessVerdict, type SoakCeilings } from './soakCeilings.js';
 import type { LedgerTally } from './soakOutcomes.js';
 

@@ -5,8 +5,8 @@
  * exceeds {@link STORM_ABOVE}, and "healthy" when it is below {@link HEALTHY_BELOW}; a window in
  * which none of the class's requests ended (rejection NaN) is neither.
  */
-import type { SimulatedWindow } from '../../src/sim/network/SimulatedWindow.js';
-import { type MeanWithCi95, meanWithCi95 } from '../../src/stats/confidence.js';
+import type { SimulatedWindow } from '../../sim/network/SimulatedWindow.js';
+import { type MeanWithCi95, meanWithCi95 } from '../../stats/confidence.js';
 
 /** Window rejection above which a class is in the storm. */
 export const STORM_ABOVE = 0.5;
