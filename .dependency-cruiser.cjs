@@ -2,9 +2,10 @@
 // `npm test`. Arrows point down only:
 //
 //   cli ─► experiments ─► testbed ─► mesh ─► runtime ─► policy ─► model ─► core
-//                    └──► sim ───────────────────────┘   spec ─┘   stats ─┘
-//                              testbed ─► xds ─► spec (the xDS control plane)
-//   cli ─► ui (the web UI's server) ─► experiments, testbed, spec, …
+//                    └──► sim ───────────────────────┘ config ─┘   stats ─┘
+//             testbed ─► xds ─► deploy ─► config (the xDS control plane, the mesh configs)
+//             mesh ─► config (the sidecar reads its config file)
+//   cli ─► ui (the web UI's server) ─► experiments, testbed, deploy, config, …
 //
 // A layer may import itself and the layers its rule allows, nothing above; no cycles anywhere.
 
@@ -16,7 +17,8 @@ const TESTBED_AND_BELOW = [
   'report',
   'policy',
   'runtime',
-  'spec',
+  'config',
+  'deploy',
   'mesh',
   'sim',
   'xds',
@@ -31,11 +33,24 @@ const LAYERS = {
   report: ['core', 'model', 'stats'],
   policy: ['core', 'model'],
   runtime: ['core', 'model', 'policy'],
-  spec: ['core', 'model', 'policy'],
+  config: ['core', 'model', 'policy'],
+  deploy: ['core', 'model', 'policy', 'config'],
   sim: ['core', 'model', 'stats', 'policy'],
-  mesh: ['core', 'model', 'stats', 'policy', 'runtime', 'spec'],
-  xds: ['core', 'model', 'policy', 'spec'],
-  testbed: ['core', 'model', 'stats', 'report', 'policy', 'runtime', 'spec', 'mesh', 'sim', 'xds'],
+  mesh: ['core', 'model', 'stats', 'policy', 'runtime', 'config'],
+  xds: ['core', 'model', 'policy', 'config', 'deploy'],
+  testbed: [
+    'core',
+    'model',
+    'stats',
+    'report',
+    'policy',
+    'runtime',
+    'config',
+    'deploy',
+    'mesh',
+    'sim',
+    'xds',
+  ],
   experiments: [...TESTBED_AND_BELOW],
   ui: [...TESTBED_AND_BELOW, 'experiments'],
   cli: null, // the top: may import every layer

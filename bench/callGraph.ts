@@ -20,6 +20,12 @@
  * 1,000 only: DGG-like takes the previous search ~6 min a seed).
  */
 import { pathToFileURL } from 'node:url';
+import {
+  builtinExample,
+  generateMuBench,
+  parseNetwork,
+  toNetworkModel,
+} from '../src/config/index.js';
 import { chainNetwork } from '../src/experiments/callValidation/callCases.js';
 import { composeDgg } from '../src/experiments/callValidation/composedDgg.js';
 import { analyzeNetwork, type NetworkModel, solveCalls } from '../src/model/index.js';
@@ -31,12 +37,6 @@ import {
 import { compileCallPlan } from '../src/model/network/callPlan.js';
 import { CallSweep } from '../src/model/network/callSweep.js';
 import { relaxCalls } from '../src/model/network/relaxCalls.js';
-import {
-  builtinExample,
-  generateMuBench,
-  parseNetwork,
-  toNetworkModel,
-} from '../src/spec/index.js';
 import { median, medianMillis, report } from './harness.js';
 import { gaussSeidelCalls } from './peers/gaussSeidelCalls.js';
 import { previousCallEquilibria } from './peers/previousRaiseLoad.js';

@@ -6,15 +6,15 @@
  */
 
 import { pathToFileURL } from 'node:url';
-import { analyzeNetwork, type NetworkModel, solveService } from '../src/model/index.js';
-import { routingRows } from '../src/model/network/structure.js';
 import {
   builtinExample,
   generateCyclic,
   generateMuBench,
   parseNetwork,
   toNetworkModel,
-} from '../src/spec/index.js';
+} from '../src/config/index.js';
+import { analyzeNetwork, type NetworkModel, solveService } from '../src/model/index.js';
+import { routingRows } from '../src/model/network/structure.js';
 import { medianMillis, report } from './harness.js';
 
 /** The peer: Jacobi sweeps of λin = γ + Fᵀ λout until nothing moves by 1e-12 relative. */

@@ -13,11 +13,11 @@
  * Run alone with `npx tsx bench/networkSimulator.ts`.
  */
 import { pathToFileURL } from 'node:url';
+import { builtinExample, parseNetwork, toNetworkModel } from '../src/config/index.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
 import { simulateNetwork } from '../src/sim/network/simulateNetwork.js';
 import type { SingleServiceConfig } from '../src/sim/SingleServiceConfig.js';
 import { simulateSingleService } from '../src/sim/singleService.js';
-import { builtinExample, parseNetwork, toNetworkModel } from '../src/spec/index.js';
 import { median } from './harness.js';
 
 /** Timed rounds, after one untimed warm-up run of each case; medians are reported. */

@@ -19,10 +19,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
+import { builtinExample } from '../src/config/examples.js';
+import { parseNetwork } from '../src/config/parseNetwork.js';
+import { toNetworkModel } from '../src/config/toNetworkModel.js';
 import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
-import { builtinExample } from '../src/spec/examples.js';
-import { parseNetwork } from '../src/spec/parseNetwork.js';
-import { toNetworkModel } from '../src/spec/toNetworkModel.js';
 import { CHROMIUM_PATH, CHROMIUM_PRESENT, uiSession } from '../test/ui/uiHarness.js';
 import { median, medianMillis, report } from './harness.js';
 

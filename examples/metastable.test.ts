@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
+import { loadNetworkFile, loadScheduleFile, toNetworkModel } from '../src/config/index.js';
 import { fixedTimeout } from '../src/policy/timeouts/TimeoutStrategy.js';
 import { simulateNetwork } from '../src/sim/index.js';
-import { loadNetworkFile, loadScheduleFile, toNetworkModel } from '../src/spec/index.js';
 
 const example = (file: string) => new URL(file, import.meta.url).pathname;
 

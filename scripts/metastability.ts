@@ -8,16 +8,16 @@
  * be re-created with `difftry analyze` / `difftry simulate` (same seed, same streams).
  */
 import { writeFileSync } from 'node:fs';
-import type { MetastabilityConfig } from '../src/experiments/metastability/MetastabilityConfig.js';
-import { runMetastability } from '../src/experiments/metastability/metastabilityExperiment.js';
-import { renderMetastability } from '../src/experiments/metastability/metastabilityReport.js';
 import {
   builtinExample,
   loadNetworkFile,
   loadScheduleFile,
   parseNetwork,
   toNetworkModel,
-} from '../src/spec/index.js';
+} from '../src/config/index.js';
+import type { MetastabilityConfig } from '../src/experiments/metastability/MetastabilityConfig.js';
+import { runMetastability } from '../src/experiments/metastability/metastabilityExperiment.js';
+import { renderMetastability } from '../src/experiments/metastability/metastabilityReport.js';
 
 const SEED = 12;
 const REPLICATIONS = 20;

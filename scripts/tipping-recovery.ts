@@ -16,6 +16,8 @@
  * `-- --quick` runs 3 replications of two cases and writes nothing. Progress goes to stderr.
  */
 import { writeFileSync } from 'node:fs';
+import { toNetworkModel } from '../src/config/index.js';
+import type { NetworkSpec } from '../src/config/schema.js';
 import { rampCrossing, STORM_ABOVE } from '../src/experiments/metastability/stormWindows.js';
 import { toNetworkSimulationOptions } from '../src/experiments/simulation/networkSimulationOptions.js';
 import { simulateWindowReplications } from '../src/experiments/simulation/windowReplications.js';
@@ -30,8 +32,6 @@ import { analyzeNetwork } from '../src/model/network/analyzeNetwork.js';
 import type { LoadSchedule } from '../src/model/network/LoadSchedule.js';
 import type { NetworkModel } from '../src/model/network/NetworkModel.js';
 import { sweepRamp } from '../src/model/network/sweepRamp.js';
-import { toNetworkModel } from '../src/spec/index.js';
-import type { NetworkSpec } from '../src/spec/schema.js';
 import { type MeanWithCi95, meanWithCi95 } from '../src/stats/confidence.js';
 
 const quick = process.argv.includes('--quick');

@@ -4,9 +4,9 @@
  * (a second or two; the analysis is deterministic).
  */
 import { writeFileSync } from 'node:fs';
+import { builtinExample, parseNetwork, toNetworkModel } from '../src/config/index.js';
 import { withBottleneck } from '../src/experiments/networkValidation/withBottleneck.js';
 import { analyzeNetwork, type NetworkModel, type NetworkReport } from '../src/model/index.js';
-import { builtinExample, parseNetwork, toNetworkModel } from '../src/spec/index.js';
 
 const LIMITS = [
   { label: 'DiffTry k = (5, 1)', retries: { high: 5, low: 1 } },

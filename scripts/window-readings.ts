@@ -18,6 +18,8 @@
  * `-- --quick` runs two services for 300 s and writes nothing. Progress goes to stderr.
  */
 import { writeFileSync } from 'node:fs';
+import { toNetworkModel } from '../src/config/index.js';
+import type { NetworkSpec } from '../src/config/schema.js';
 import { STORM_ABOVE } from '../src/experiments/metastability/stormWindows.js';
 import { toNetworkSimulationOptions } from '../src/experiments/simulation/networkSimulationOptions.js';
 import {
@@ -32,8 +34,6 @@ import { runShares } from '../src/model/network/runShares.js';
 import { windowReading } from '../src/model/network/windowReading.js';
 import { windowAverageVariance } from '../src/model/numeric/birthDeathFluctuation.js';
 import { simulateNetwork } from '../src/sim/network/simulateNetwork.js';
-import { toNetworkModel } from '../src/spec/index.js';
-import type { NetworkSpec } from '../src/spec/schema.js';
 
 const quick = process.argv.includes('--quick');
 const SEED = 2033;

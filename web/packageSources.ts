@@ -3,7 +3,7 @@ import type { Alias } from 'vite';
 
 // How the repository resolves the page's imports of the package. The page (web/src) imports the
 // library as a user's page would, through the package's public subpaths (`difftry/model`,
-// `difftry/spec`, …; never a relative path out of web/, which test/package/webImports.test.ts
+// `difftry/config`, …; never a relative path out of web/, which test/package/webImports.test.ts
 // checks), but it is built from the repository's src/, so dist/ need not be built first: each
 // subpath resolves to its source entry. web/vite.config.ts (the page's build), vitest.config.ts
 // (test/web runs the page's modules), and the `paths` of web/tsconfig.json and tsconfig.json say
@@ -11,7 +11,7 @@ import type { Alias } from 'vite';
 
 /**
  * The package subpaths the page imports, each at the source file its `exports` entry in
- * package.json is built from: the `browser` condition's where there is one (`difftry/spec`
+ * package.json is built from: the `browser` condition's where there is one (`difftry/config`
  * without file reading), else the default.
  */
 export const PACKAGE_SOURCES: Readonly<Record<string, string>> = {
@@ -19,7 +19,7 @@ export const PACKAGE_SOURCES: Readonly<Record<string, string>> = {
   'difftry/model': 'src/model/index.ts',
   'difftry/report': 'src/report/index.ts',
   'difftry/sim': 'src/sim/index.ts',
-  'difftry/spec': 'src/spec/browser.ts',
+  'difftry/config': 'src/config/browser.ts',
   'difftry/ui': 'src/ui/index.ts',
 };
 

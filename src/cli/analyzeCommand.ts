@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import { toNetworkModel } from '../config/toNetworkModel.js';
 import type { AnalysisProgress } from '../model/network/AnalysisProgress.js';
 import { analyzeNetwork } from '../model/network/analyzeNetwork.js';
 import { analyzeSweep } from '../model/network/analyzeSweep.js';
@@ -9,7 +10,6 @@ import { loadRisesWith } from '../model/network/SweptParameter.js';
 import type { SweepRamp } from '../model/network/sweepRamp.js';
 import type { ModelName } from '../model/phi/Phi.js';
 import { branchesText } from '../report/branchesText.js';
-import { toNetworkModel } from '../spec/toNetworkModel.js';
 import type { CommandOutput, Emit } from './CommandOutput.js';
 import { EXIT_NEGATIVE } from './exitCodes.js';
 import {

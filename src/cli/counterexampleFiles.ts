@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { networkYaml } from '../config/networkSpecOf.js';
 import type { UniquenessJobResult } from '../experiments/uniqueness/uniquenessWorker.js';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
 import {
@@ -6,7 +7,6 @@ import {
   DISTINCT_TOLERANCE,
   type FixedPointRun,
 } from '../model/uniqueness/index.js';
-import { networkYaml } from '../spec/networkSpecOf.js';
 import { makeOutputDirectory, type OutputFile, writeOutputFiles } from './outputPath.js';
 
 /**

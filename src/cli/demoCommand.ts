@@ -1,9 +1,9 @@
 import { type Command, Option } from 'commander';
+import { builtinExample } from '../config/examples.js';
+import { parseNetwork } from '../config/parseNetwork.js';
+import { toNetworkModel } from '../config/toNetworkModel.js';
 import { analyzeNetwork } from '../model/network/analyzeNetwork.js';
 import { replicateSingleService } from '../sim/replicate.js';
-import { builtinExample } from '../spec/examples.js';
-import { parseNetwork } from '../spec/parseNetwork.js';
-import { toNetworkModel } from '../spec/toNetworkModel.js';
 import type { Emit } from './CommandOutput.js';
 import { integerIn, positiveNumber } from './input.js';
 import { progressOnStderr } from './progress.js';

@@ -1,14 +1,14 @@
 import { type Command, Option } from 'commander';
 import { Document, isMap, isScalar, isSeq, visit } from 'yaml';
-import { compactNetwork } from '../spec/generators/compactNetwork.js';
-import type { EdgeForm } from '../spec/generators/GeneratorOptions.js';
+import { compactNetwork } from '../config/generators/compactNetwork.js';
+import type { EdgeForm } from '../config/generators/GeneratorOptions.js';
 import {
   generateNetwork,
   isNetworkKind,
   NETWORK_KINDS,
   type NetworkKind,
-} from '../spec/generators/generateNetwork.js';
-import type { NetworkSpec } from '../spec/schema.js';
+} from '../config/generators/generateNetwork.js';
+import type { NetworkSpec } from '../config/schema.js';
 import type { Emit } from './CommandOutput.js';
 import { integerIn } from './input.js';
 import { checkOutputPath, writeOutputFiles } from './outputPath.js';

@@ -1,8 +1,8 @@
+import { builtinExample } from '../config/examples.js';
+import { loadNetworkFile } from '../config/loadNetworkFile.js';
+import { parseNetwork } from '../config/parseNetwork.js';
+import type { NetworkSpec } from '../config/schema.js';
 import type { ModelName } from '../model/phi/Phi.js';
-import { builtinExample } from '../spec/examples.js';
-import { loadNetworkFile } from '../spec/loadNetworkFile.js';
-import { parseNetwork } from '../spec/parseNetwork.js';
-import type { NetworkSpec } from '../spec/schema.js';
 import { UsageError } from './UsageError.js';
 
 /** Where a command's network comes from: a file path or a built-in example's name. */

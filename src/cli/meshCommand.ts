@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { type Command, Option } from 'commander';
-import { checkSidecarConfig } from '../spec/parseSidecarConfig.js';
-import type { SidecarConfigInput } from '../spec/sidecarSchema.js';
-import { sidecarsFromNetwork } from '../spec/sidecarsFromNetwork.js';
+import { checkSidecarConfig } from '../config/parseSidecarConfig.js';
+import type { SidecarConfigInput } from '../config/sidecarSchema.js';
+import { sidecarsFromNetwork } from '../deploy/sidecarsFromNetwork.js';
 import { integerIn, loadNetwork, type NetworkSource } from './input.js';
 import { registerMeshEnvoyCommand } from './meshEnvoyCommand.js';
 import { fileStem, meshYaml } from './meshFiles.js';

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { type EnvoyClassBudget, envoySidecars } from '../spec/meshes/envoy.js';
-import { envoyLimits } from '../spec/meshes/envoyGrpcLimits.js';
-import { kubernetesNames } from '../spec/meshes/kubernetesNames.js';
-import { meshPlan } from '../spec/meshes/meshPlan.js';
+import { type EnvoyClassBudget, envoySidecars } from '../deploy/envoy.js';
+import { envoyLimits } from '../deploy/envoyGrpcLimits.js';
+import { kubernetesNames } from '../deploy/kubernetesNames.js';
+import { meshPlan } from '../deploy/meshPlan.js';
 import { integerIn, loadNetwork, type NetworkSource } from './input.js';
 import {
   checkNamespace,

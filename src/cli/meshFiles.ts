@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { isDnsLabel } from '../spec/meshes/kubernetesNames.js';
+import { isDnsLabel } from '../deploy/kubernetesNames.js';
 import { checkOutputDirectory, makeOutputDirectory, writeOutputFiles } from './outputPath.js';
 import { UsageError } from './UsageError.js';
 

@@ -4,11 +4,11 @@ import {
   DEFAULT_GATEWAY_CLASS,
   type GatewayApiOptions,
   gatewayApiManifest,
-} from '../spec/meshes/gatewayApi.js';
-import { checkObjectName } from '../spec/meshes/httpRoutes.js';
-import { kubernetesNames } from '../spec/meshes/kubernetesNames.js';
-import type { MeshManifest } from '../spec/meshes/kubernetesObject.js';
-import { meshPlan } from '../spec/meshes/meshPlan.js';
+} from '../deploy/gatewayApi.js';
+import { checkObjectName } from '../deploy/httpRoutes.js';
+import { kubernetesNames } from '../deploy/kubernetesNames.js';
+import type { MeshManifest } from '../deploy/kubernetesObject.js';
+import { meshPlan } from '../deploy/meshPlan.js';
 import { loadNetwork, type NetworkSource } from './input.js';
 import { checkNamespace, fileStem, generatedBy, manifestOutput } from './meshFiles.js';
 import { UsageError } from './UsageError.js';

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { istioManifest } from '../spec/meshes/istio.js';
-import { kubernetesNames } from '../spec/meshes/kubernetesNames.js';
-import type { KubernetesObject, MeshManifest } from '../spec/meshes/kubernetesObject.js';
-import { type MeshPlan, meshPlan } from '../spec/meshes/meshPlan.js';
+import { istioManifest } from '../deploy/istio.js';
+import { kubernetesNames } from '../deploy/kubernetesNames.js';
+import type { KubernetesObject, MeshManifest } from '../deploy/kubernetesObject.js';
+import { type MeshPlan, meshPlan } from '../deploy/meshPlan.js';
 import { loadNetwork, type NetworkSource } from './input.js';
 import { checkNamespace, fileStem, generatedBy, manifestOutput } from './meshFiles.js';
 import { UsageError } from './UsageError.js';

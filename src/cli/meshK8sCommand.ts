@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
-import { type KubernetesOptions, kubernetesManifest } from '../spec/meshes/kubernetes.js';
-import { isDnsSubdomain, kubernetesNames } from '../spec/meshes/kubernetesNames.js';
-import { meshPlan } from '../spec/meshes/meshPlan.js';
+import { type KubernetesOptions, kubernetesManifest } from '../deploy/kubernetes.js';
+import { isDnsSubdomain, kubernetesNames } from '../deploy/kubernetesNames.js';
+import { meshPlan } from '../deploy/meshPlan.js';
 import { integerIn, loadNetwork, type NetworkSource } from './input.js';
 import { checkNamespace, fileStem, generatedBy, manifestOutput } from './meshFiles.js';
 import { UsageError } from './UsageError.js';

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { kubernetesNames } from '../spec/meshes/kubernetesNames.js';
-import type { MeshManifest } from '../spec/meshes/kubernetesObject.js';
-import { linkerdManifest } from '../spec/meshes/linkerd.js';
-import { meshPlan } from '../spec/meshes/meshPlan.js';
+import { kubernetesNames } from '../deploy/kubernetesNames.js';
+import type { MeshManifest } from '../deploy/kubernetesObject.js';
+import { linkerdManifest } from '../deploy/linkerd.js';
+import { meshPlan } from '../deploy/meshPlan.js';
 import { loadNetwork, type NetworkSource } from './input.js';
 import { checkNamespace, fileStem, generatedBy, manifestOutput } from './meshFiles.js';
 import { UsageError } from './UsageError.js';

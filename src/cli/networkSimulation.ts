@@ -1,3 +1,6 @@
+import type { NetworkOverrides } from '../config/networkOverrides.js';
+import type { NetworkSpec } from '../config/schema.js';
+import { toNetworkModel } from '../config/toNetworkModel.js';
 import { toNetworkSimulationOptions } from '../experiments/simulation/networkSimulationOptions.js';
 import type { BackoffDescription } from '../model/backoff/BackoffDescription.js';
 import { describeBackoff } from '../model/backoff/describeBackoff.js';
@@ -8,9 +11,6 @@ import { uniformLimits } from '../model/network/uniformLimits.js';
 import type { TimeoutStrategyDescription } from '../policy/timeouts/createTimeoutStrategy.js';
 import type { ReplicatedNetworkResult } from '../sim/network/replicateNetwork.js';
 import { type NetworkStrategy, usesUniformLimits } from '../sim/network/strategy.js';
-import type { NetworkOverrides } from '../spec/networkOverrides.js';
-import type { NetworkSpec } from '../spec/schema.js';
-import { toNetworkModel } from '../spec/toNetworkModel.js';
 import type { SimulateOptions } from './SimulateOptions.js';
 import { describeTimeoutSetting, type TimeoutSetting } from './simulationConfig.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { isSpecError } from '../config/SpecError.js';
 import { oneLine } from '../core/printable.js';
-import { isSpecError } from '../spec/SpecError.js';
 import { registerAnalyzeCommand } from './analyzeCommand.js';
 import type { CommandOutput, Emit } from './CommandOutput.js';
 import { registerDemoCommand } from './demoCommand.js';

@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
+import { loadSidecarConfigFile } from '../config/parseSidecarConfig.js';
+import type { SidecarConfig } from '../config/sidecarSchema.js';
 import { type SidecarHandle, startSidecar } from '../mesh/Sidecar.js';
-import { loadSidecarConfigFile } from '../spec/parseSidecarConfig.js';
-import type { SidecarConfig } from '../spec/sidecarSchema.js';
 import { nonNegativeNumber } from './input.js';
 import { UsageError } from './UsageError.js';
 

@@ -1,4 +1,8 @@
 import { type Command, Option } from 'commander';
+import { loadScheduleFile } from '../config/parseSchedule.js';
+import type { ScheduleSpec } from '../config/scheduleSchema.js';
+import type { NetworkSpec } from '../config/schema.js';
+import { toNetworkModel } from '../config/toNetworkModel.js';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
 import type { TimeoutStrategyDescription } from '../policy/timeouts/createTimeoutStrategy.js';
 import type { ReplicatedNetworkResult } from '../sim/network/replicateNetwork.js';
@@ -10,10 +14,6 @@ import {
 } from '../sim/network/strategy.js';
 import { type ReplicatedSingleServiceResult, replicateSingleService } from '../sim/replicate.js';
 import { DEFAULT_WARMUP_FRACTION } from '../sim/SingleServiceConfig.js';
-import { loadScheduleFile } from '../spec/parseSchedule.js';
-import type { ScheduleSpec } from '../spec/scheduleSchema.js';
-import type { NetworkSpec } from '../spec/schema.js';
-import { toNetworkModel } from '../spec/toNetworkModel.js';
 import type { CommandOutput, Emit } from './CommandOutput.js';
 import {
   integerIn,

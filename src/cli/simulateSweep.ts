@@ -1,8 +1,8 @@
+import type { NetworkSpec } from '../config/schema.js';
+import { toNetworkModel } from '../config/toNetworkModel.js';
 import type { NetworkReport } from '../model/network/NetworkReport.js';
 import type { TimeoutStrategyDescription } from '../policy/timeouts/createTimeoutStrategy.js';
 import { replicateWithProgress } from '../sim/network/replicateWithProgress.js';
-import type { NetworkSpec } from '../spec/schema.js';
-import { toNetworkModel } from '../spec/toNetworkModel.js';
 import type { CommandOutput } from './CommandOutput.js';
 import {
   type NetworkSimulationDocument,

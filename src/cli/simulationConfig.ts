@@ -1,3 +1,5 @@
+import { classBackoff } from '../config/resolveHops.js';
+import type { NetworkSpec } from '../config/schema.js';
 import {
   fileClassTimeouts,
   type RunLength,
@@ -10,8 +12,6 @@ import {
   type TimeoutStrategyDescription,
 } from '../policy/timeouts/createTimeoutStrategy.js';
 import type { SingleServiceConfig } from '../sim/SingleServiceConfig.js';
-import { classBackoff } from '../spec/resolveHops.js';
-import type { NetworkSpec } from '../spec/schema.js';
 import { UsageError } from './UsageError.js';
 
 /**

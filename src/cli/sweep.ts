@@ -1,6 +1,6 @@
+import type { NetworkSpec } from '../config/schema.js';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
 import type { SweptParameter } from '../model/network/SweptParameter.js';
-import type { NetworkSpec } from '../spec/schema.js';
 import { UsageError } from './UsageError.js';
 
 /** One swept parameter as `--sweep` names it: a service's arrival rate of a class, or its capacity. */

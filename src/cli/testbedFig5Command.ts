@@ -1,5 +1,7 @@
 import { join, relative, sep } from 'node:path';
 import { type Command, Option } from 'commander';
+import { builtinExample } from '../config/examples.js';
+import { parseNetwork } from '../config/parseNetwork.js';
 import { figure5LimitPairs } from '../experiments/figure5/figure5Sweep.js';
 import {
   FIG5_PRESETS,
@@ -15,8 +17,6 @@ import {
 } from '../experiments/figure5/testbedFigure5Report.js';
 import { fig5Summary } from '../experiments/figure5/testbedFigure5Summary.js';
 import { percentPoints } from '../report/numberFormat.js';
-import { builtinExample } from '../spec/examples.js';
-import { parseNetwork } from '../spec/parseNetwork.js';
 import { DEFAULT_GRACE_S } from '../testbed/experiment/measureTestbed.js';
 import {
   TESTBED_TRANSPORTS,

@@ -1,11 +1,11 @@
 import { type Command, Option } from 'commander';
+import { builtinExample } from '../config/examples.js';
+import { loadNetworkFile } from '../config/loadNetworkFile.js';
+import { parseNetwork } from '../config/parseNetwork.js';
+import type { NetworkSpec } from '../config/schema.js';
 import type { BackoffDescription } from '../model/backoff/BackoffDescription.js';
 import { describeBackoff } from '../model/backoff/describeBackoff.js';
 import { percent } from '../report/numberFormat.js';
-import { builtinExample } from '../spec/examples.js';
-import { loadNetworkFile } from '../spec/loadNetworkFile.js';
-import { parseNetwork } from '../spec/parseNetwork.js';
-import type { NetworkSpec } from '../spec/schema.js';
 import {
   DEFAULT_GRACE_S,
   measureTestbed,

@@ -1,10 +1,10 @@
 import { type Command, Option } from 'commander';
+import { parseLatencySamples } from '../config/parseLatencySamples.js';
+import { readInputFile } from '../config/readInputFile.js';
 import { empiricalLatency } from '../model/timeouts/empiricalLatency.js';
 import { linearCost } from '../model/timeouts/linearCost.js';
 import { optimizeTimeouts } from '../model/timeouts/optimizeTimeouts.js';
 import { significant } from '../report/numberFormat.js';
-import { parseLatencySamples } from '../spec/parseLatencySamples.js';
-import { readInputFile } from '../spec/readInputFile.js';
 import type { CommandOutput, Emit } from './CommandOutput.js';
 import { integerIn, nonNegativeNumber, positiveNumber } from './input.js';
 import { formatTable } from './table.js';

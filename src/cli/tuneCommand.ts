@@ -1,4 +1,6 @@
 import { type Command, Option } from 'commander';
+import type { NetworkSpec } from '../config/schema.js';
+import { toNetworkModel } from '../config/toNetworkModel.js';
 import type { ModelName } from '../model/phi/Phi.js';
 import { assessNetwork } from '../model/tune/assessNetwork.js';
 import { gridSize, type RetryRange, resolveGrid } from '../model/tune/RetryGrid.js';
@@ -13,8 +15,6 @@ import {
 import { externalRates, type TuneObjective } from '../model/tune/TuneMetrics.js';
 import type { TunePoint } from '../model/tune/TunePoint.js';
 import { DEFAULT_MAX_POINTS, tuneRetryLimits } from '../model/tune/tuneRetryLimits.js';
-import type { NetworkSpec } from '../spec/schema.js';
-import { toNetworkModel } from '../spec/toNetworkModel.js';
 import type { CommandOutput, Emit } from './CommandOutput.js';
 import { integerIn, loadNetwork, type NetworkSource, parseModel, positiveNumber } from './input.js';
 import { progressOnStderr } from './progress.js';

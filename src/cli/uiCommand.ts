@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import type { Command } from 'commander';
-import { builtinExample } from '../spec/examples.js';
-import { parseNetwork } from '../spec/parseNetwork.js';
-import { readSpecFile } from '../spec/readSpecFile.js';
+import { builtinExample } from '../config/examples.js';
+import { parseNetwork } from '../config/parseNetwork.js';
+import { readSpecFile } from '../config/readSpecFile.js';
 import { listenHost } from '../ui/listenHost.js';
 import { isLoopbackAddress } from '../ui/loopback.js';
 import { runTestbedJob } from '../ui/runTestbedJob.js';

@@ -1,10 +1,10 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import { builtinExample } from '../spec/examples.js';
-import { parseNetwork } from '../spec/parseNetwork.js';
-import { readSpecFile } from '../spec/readSpecFile.js';
-import type { NetworkSpec } from '../spec/schema.js';
+import { builtinExample } from '../config/examples.js';
+import { parseNetwork } from '../config/parseNetwork.js';
+import { readSpecFile } from '../config/readSpecFile.js';
+import type { NetworkSpec } from '../config/schema.js';
 import type { XdsServer } from '../xds/index.js';
 import { xdsBootstrap } from '../xds/xdsBootstrap.js';
 import type { CommandOutput, Emit } from './CommandOutput.js';

@@ -2,16 +2,16 @@
 // prints, and what a reload of the network file does to the served version. xdsCommand.ts does
 // the watching, the signals and the writing.
 import { isIP } from 'node:net';
+import type { NetworkSpec } from '../config/schema.js';
 import { printable } from '../core/printable.js';
-import { DEFAULT_BACKOFF } from '../model/backoff/BackoffDescription.js';
 import {
   GRPC_MAX_ATTEMPTS,
   grpcCappedClasses,
   grpcUntimedClasses,
-} from '../spec/meshes/envoyGrpcLimits.js';
-import { envoyBackOff } from '../spec/meshes/envoyRetryPolicy.js';
-import { meshPlan } from '../spec/meshes/meshPlan.js';
-import type { NetworkSpec } from '../spec/schema.js';
+} from '../deploy/envoyGrpcLimits.js';
+import { envoyBackOff } from '../deploy/envoyRetryPolicy.js';
+import { meshPlan } from '../deploy/meshPlan.js';
+import { DEFAULT_BACKOFF } from '../model/backoff/BackoffDescription.js';
 import type { XdsEndpoint, XdsRequestEvent, XdsServer } from '../xds/index.js';
 import type { NackRepeats } from '../xds/NackLog.js';
 import { UsageError } from './UsageError.js';

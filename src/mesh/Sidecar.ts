@@ -1,12 +1,16 @@
 import type { Registry } from 'prom-client';
+import { checkSidecarConfig, parseEdgeValueList } from '../config/parseSidecarConfig.js';
+import { SpecError } from '../config/SpecError.js';
+import {
+  parseListen,
+  type SidecarConfig,
+  type SidecarConfigInput,
+} from '../config/sidecarSchema.js';
 import type { RandomSource } from '../model/random.js';
 import type { Clock } from '../policy/Clock.js';
 import { systemClock } from '../policy/Clock.js';
 import { type ClassOptions, classTable } from '../policy/classes/ClassTable.js';
 import { classHeaderVariant } from '../policy/request/classHeaderVariant.js';
-import { checkSidecarConfig, parseEdgeValueList } from '../spec/parseSidecarConfig.js';
-import { SpecError } from '../spec/SpecError.js';
-import { parseListen, type SidecarConfig, type SidecarConfigInput } from '../spec/sidecarSchema.js';
 import { adminEndpoints } from './adminEndpoints.js';
 import { type EdgeRule, edgeClassifier } from './edgeRules.js';
 import { type Listener, type RequestHandler, startListener } from './httpListener.js';

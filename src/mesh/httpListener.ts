@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { ListenAddress, SidecarLimits } from '../config/sidecarSchema.js';
 import { authorityRefusal, hostRefusal } from '../policy/request/hostRefusal.js';
 import { absoluteFormAuthority } from '../policy/request/normalizePath.js';
-import type { ListenAddress, SidecarLimits } from '../spec/sidecarSchema.js';
 import { type RequestHead, type SidecarHeaderNames, splitRequestHead } from './requestHead.js';
 import { sendPlain } from './responseRelay.js';
 import type { ListenerLabel, SidecarMetrics } from './sidecarMetrics.js';

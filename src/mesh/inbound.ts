@@ -1,6 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { type Dispatcher, Pool } from 'undici';
+import {
+  DEFAULT_INBOUND_UPLOADS,
+  DEFAULT_UPSTREAM_TIMEOUTS,
+  type InboundConfig,
+  type SidecarLimits,
+} from '../config/sidecarSchema.js';
 import type { Clock } from '../policy/Clock.js';
 import type { ClassTable } from '../policy/classes/ClassTable.js';
 import {
@@ -11,12 +17,6 @@ import {
 } from '../policy/request/normalizePath.js';
 import { errorCode } from '../runtime/errors.js';
 import { parseRemainingMs } from '../runtime/remainingTime.js';
-import {
-  DEFAULT_INBOUND_UPLOADS,
-  DEFAULT_UPSTREAM_TIMEOUTS,
-  type InboundConfig,
-  type SidecarLimits,
-} from '../spec/sidecarSchema.js';
 import { AdmissionGate } from './AdmissionGate.js';
 import { classifierReadsPath, type EdgeRequest } from './edgeRules.js';
 import type { RequestHandler } from './httpListener.js';

@@ -29,7 +29,7 @@ export type {
   SidecarLimits,
   TrustConfig,
   UpstreamConfig,
-} from '../spec/sidecarSchema.js';
+} from '../config/sidecarSchema.js';
 export { type Admission, AdmissionGate } from './AdmissionGate.js';
 export { type EdgeRequest, type EdgeRule, edgeClassifier } from './edgeRules.js';
 export { BodyTooLargeError } from './requestBody.js';

@@ -1,6 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { type Dispatcher, Pool } from 'undici';
+import {
+  DEFAULT_UPSTREAM_TIMEOUTS,
+  type SidecarConfig,
+  type UpstreamConfig,
+} from '../config/sidecarSchema.js';
+import { upstreamHop } from '../config/upstreamHop.js';
 import type { RandomSource } from '../model/random.js';
 import type { Clock } from '../policy/Clock.js';
 import type { ClassOptions } from '../policy/classes/ClassTable.js';
@@ -10,12 +16,6 @@ import type { TimeoutStrategy } from '../policy/timeouts/TimeoutStrategy.js';
 import { errorCode } from '../runtime/errors.js';
 import type { RetryEvent } from '../runtime/retry.js';
 import { difftryInterceptor } from '../runtime/undici.js';
-import {
-  DEFAULT_UPSTREAM_TIMEOUTS,
-  type SidecarConfig,
-  type UpstreamConfig,
-} from '../spec/sidecarSchema.js';
-import { upstreamHop } from '../spec/upstreamHop.js';
 import type { RequestHandler } from './httpListener.js';
 import {
   BodyTooLargeError,

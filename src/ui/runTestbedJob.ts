@@ -1,9 +1,9 @@
+import { builtinExample } from '../config/examples.js';
+import { parseNetwork } from '../config/parseNetwork.js';
+import type { NetworkSpec } from '../config/schema.js';
 import { figure5LimitPairs } from '../experiments/figure5/figure5Sweep.js';
 import { FIG5_PRESETS, type Fig5Point, runFig5 } from '../experiments/figure5/testbedFigure5.js';
 import type { NetworkReport } from '../model/network/NetworkReport.js';
-import { builtinExample } from '../spec/examples.js';
-import { parseNetwork } from '../spec/parseNetwork.js';
-import type { NetworkSpec } from '../spec/schema.js';
 import { measureTestbed, type TestbedMeasurement } from '../testbed/experiment/measureTestbed.js';
 import { predictTestbed } from '../testbed/experiment/predictTestbed.js';
 import { TESTBED_BACKOFF, TESTBED_RUN_SETTINGS } from '../testbed/experiment/runValidity.js';

@@ -1,5 +1,5 @@
-import { envoyVirtualHost } from '../spec/meshes/envoyVirtualHost.js';
-import { callsInto, type MeshPlan } from '../spec/meshes/meshPlan.js';
+import { envoyVirtualHost } from '../deploy/envoyVirtualHost.js';
+import { callsInto, type MeshPlan } from '../deploy/meshPlan.js';
 
 /** Where a service's instances listen: one endpoint of its cluster. */
 export interface XdsEndpoint {

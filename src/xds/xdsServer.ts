@@ -1,8 +1,8 @@
 import { create, type DescMessage, fromBinary, type Message, toBinary } from '@bufbuild/protobuf';
 import { anyPack } from '@bufbuild/protobuf/wkt';
 import { Server, type ServerDuplexStream, type ServiceDefinition, status } from '@grpc/grpc-js';
-import { meshPlan } from '../spec/meshes/meshPlan.js';
-import type { NetworkSpec } from '../spec/schema.js';
+import type { NetworkSpec } from '../config/schema.js';
+import { meshPlan } from '../deploy/meshPlan.js';
 import {
   type AdsRequest,
   type AdsRequestKind,

@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toNetworkModel } from '../../src/config/index.js';
+import { parseNetwork } from '../../src/config/parseNetwork.js';
 import { analyzeNetwork } from '../../src/model/network/analyzeNetwork.js';
-import { toNetworkModel } from '../../src/spec/index.js';
-import { parseNetwork } from '../../src/spec/parseNetwork.js';
 import { runCli } from './runCli.js';
 
 let dir: string;

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeCommand } from '../../src/cli/analyzeCommand.js';
 import type { ProgressReporter } from '../../src/cli/progress.js';
-import { compactNetwork } from '../../src/spec/generators/compactNetwork.js';
-import { generateMuBench } from '../../src/spec/index.js';
+import { compactNetwork } from '../../src/config/generators/compactNetwork.js';
+import { generateMuBench } from '../../src/config/index.js';
 import { runCli } from './runCli.js';
 
 /** A reporter that keeps what it was told. */

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
-import { generateNetwork } from '../../src/spec/generators/index.js';
-import { parseNetwork } from '../../src/spec/index.js';
+import { generateNetwork } from '../../src/config/generators/index.js';
+import { parseNetwork } from '../../src/config/index.js';
 import { runCli } from './runCli.js';
 
 const run = runCli;

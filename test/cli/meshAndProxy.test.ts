@@ -7,8 +7,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { meshSidecarsCommand, registerMeshCommand } from '../../src/cli/meshCommand.js';
 import { proxyCommand, registerProxyCommand } from '../../src/cli/proxyCommand.js';
 import { isUsageError } from '../../src/cli/UsageError.js';
-import { parseSidecarConfig } from '../../src/spec/parseSidecarConfig.js';
-import { isSpecError } from '../../src/spec/SpecError.js';
+import { parseSidecarConfig } from '../../src/config/parseSidecarConfig.js';
+import { isSpecError } from '../../src/config/SpecError.js';
 import { reply, startServer } from '../runtime/loopback.js';
 
 let dir: string;

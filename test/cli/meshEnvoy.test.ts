@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { meshEnvoyCommand } from '../../src/cli/meshEnvoyCommand.js';
-import { DEFAULT_SIDECAR_LIMITS } from '../../src/spec/sidecarSchema.js';
-import { parseEnvoy } from '../spec/meshes/envoySchema.js';
+import { DEFAULT_SIDECAR_LIMITS } from '../../src/config/sidecarSchema.js';
+import { parseEnvoy } from '../deploy/meshes/envoySchema.js';
 
 const dirs: string[] = [];
 

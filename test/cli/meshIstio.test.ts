@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { meshIstioCommand, registerMeshIstioCommand } from '../../src/cli/meshIstioCommand.js';
 import { isUsageError } from '../../src/cli/UsageError.js';
-import { DEFAULT_SIDECAR_LIMITS } from '../../src/spec/sidecarSchema.js';
-import { kubernetesProblems } from '../spec/meshes/kubernetesSchema.js';
+import { DEFAULT_SIDECAR_LIMITS } from '../../src/config/sidecarSchema.js';
+import { kubernetesProblems } from '../deploy/meshes/kubernetesSchema.js';
 
 const dirs: string[] = [];
 afterAll(async () => {

@@ -8,11 +8,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { defaultProxyImage, meshK8sCommand } from '../../src/cli/meshK8sCommand.js';
 import { isUsageError } from '../../src/cli/UsageError.js';
+import { parseNetwork } from '../../src/config/parseNetwork.js';
+import { parseSidecarConfig } from '../../src/config/parseSidecarConfig.js';
+import { podSidecarConfigs } from '../../src/deploy/kubernetes.js';
 import { startSidecar } from '../../src/mesh/Sidecar.js';
-import { podSidecarConfigs } from '../../src/spec/meshes/kubernetes.js';
-import { parseNetwork } from '../../src/spec/parseNetwork.js';
-import { parseSidecarConfig } from '../../src/spec/parseSidecarConfig.js';
-import { kubernetesProblems } from '../spec/meshes/kubernetesSchema.js';
+import { kubernetesProblems } from '../deploy/meshes/kubernetesSchema.js';
 
 const dirs: string[] = [];
 afterAll(async () => {

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { meshLinkerdCommand } from '../../src/cli/meshLinkerdCommand.js';
 import { UsageError } from '../../src/cli/UsageError.js';
-import { kubernetesProblems } from '../spec/meshes/kubernetesSchema.js';
+import { kubernetesProblems } from '../deploy/meshes/kubernetesSchema.js';
 
 const dirs: string[] = [];
 afterAll(async () => {

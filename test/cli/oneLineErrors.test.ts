@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_INPUT_FILE_BYTES, readInputFile } from '../../src/spec/readInputFile.js';
+import { MAX_INPUT_FILE_BYTES, readInputFile } from '../../src/config/readInputFile.js';
 import { runCli } from './runCli.js';
 
 // Hardening, round three, §5: every CLI error is one line with the names in it escaped; class

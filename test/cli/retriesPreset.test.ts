@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseRetries } from '../../src/cli/input.js';
+import { builtinExample } from '../../src/config/examples.js';
+import { parseNetwork } from '../../src/config/parseNetwork.js';
+import { toNetworkModel } from '../../src/config/toNetworkModel.js';
 import { analyzeNetwork } from '../../src/model/network/analyzeNetwork.js';
-import { builtinExample } from '../../src/spec/examples.js';
-import { parseNetwork } from '../../src/spec/parseNetwork.js';
-import { toNetworkModel } from '../../src/spec/toNetworkModel.js';
 
 // `--retries istio-default` is Istio's implicit policy (2 retries for every request at every
 // hop): the same network as every class written out with 2, whatever the file says per service.

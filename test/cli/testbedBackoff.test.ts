@@ -7,8 +7,8 @@ import {
 } from '../../src/cli/testbedBackoff.js';
 import { fig5CommandLine } from '../../src/cli/testbedFig5Command.js';
 import { UsageError } from '../../src/cli/UsageError.js';
+import { envoyBackOff } from '../../src/deploy/envoyRetryPolicy.js';
 import { createBackoff } from '../../src/model/backoff/Backoff.js';
-import { envoyBackOff } from '../../src/spec/meshes/envoyRetryPolicy.js';
 
 describe('the testbed retry-delay flags', () => {
   it('defaults to a random delay of mean 500 ms', () => {

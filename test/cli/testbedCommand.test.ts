@@ -7,6 +7,7 @@ import type { CommandOutput } from '../../src/cli/CommandOutput.js';
 import { EXIT_INTERRUPTED } from '../../src/cli/exitCodes.js';
 import { registerTestbedCommands } from '../../src/cli/testbedCommand.js';
 import { testbedRunCommand } from '../../src/cli/testbedRunCommand.js';
+import { builtinExample, parseNetwork } from '../../src/config/index.js';
 import { runFig5 } from '../../src/experiments/figure5/testbedFigure5.js';
 import {
   fig5Csv,
@@ -14,7 +15,6 @@ import {
   fig5Svg,
 } from '../../src/experiments/figure5/testbedFigure5Report.js';
 import { fig5Rows, fig5Summary } from '../../src/experiments/figure5/testbedFigure5Summary.js';
-import { builtinExample, parseNetwork } from '../../src/spec/index.js';
 
 const load = (name: string) => {
   const { fileName, text } = builtinExample(name);

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { latencyExampleCsv } from '../../scripts/generate-latencies.js';
 import { recommendation } from '../../src/cli/timeoutsFitCommand.js';
+import { parseLatencySamples } from '../../src/config/parseLatencySamples.js';
 import { empiricalLatency, optimizeTimeouts } from '../../src/model/index.js';
-import { parseLatencySamples } from '../../src/spec/parseLatencySamples.js';
 import { runCli } from './runCli.js';
 
 const EXAMPLE = 'examples/latencies.csv';

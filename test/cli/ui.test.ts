@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/UsageError.js';
 import { exposureWarning, uiCommand } from '../../src/cli/uiCommand.js';
-import { isSpecError } from '../../src/spec/SpecError.js';
+import { isSpecError } from '../../src/config/SpecError.js';
 import { allowedHosts, hostAndOriginRefusal } from '../../src/ui/allowedHosts.js';
 import { isJsonMediaType } from '../../src/ui/jsonMediaType.js';
 import { listenHost } from '../../src/ui/listenHost.js';

@@ -6,6 +6,11 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stringify } from 'yaml';
 import { writeCounterexamples } from '../../src/cli/counterexampleFiles.js';
+import { generateCyclic } from '../../src/config/generators/generateCyclic.js';
+import { generateMuBench } from '../../src/config/generators/generateMuBench.js';
+import { networkSpecOf } from '../../src/config/networkSpecOf.js';
+import { parseNetwork } from '../../src/config/parseNetwork.js';
+import { toNetworkModel } from '../../src/config/toNetworkModel.js';
 import {
   runUniquenessJob,
   runUniquenessRange,
@@ -17,11 +22,6 @@ import {
   drawCallConfiguration,
   drawConfiguration,
 } from '../../src/model/uniqueness/index.js';
-import { generateCyclic } from '../../src/spec/generators/generateCyclic.js';
-import { generateMuBench } from '../../src/spec/generators/generateMuBench.js';
-import { networkSpecOf } from '../../src/spec/networkSpecOf.js';
-import { parseNetwork } from '../../src/spec/parseNetwork.js';
-import { toNetworkModel } from '../../src/spec/toNetworkModel.js';
 import { runCli } from './runCli.js';
 
 const repoRoot = resolve(import.meta.dirname, '../..');

@@ -5,8 +5,8 @@ import { type Client, status } from '@grpc/grpc-js';
 import { register } from '@grpc/grpc-js-xds';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { xdsBootstrapCommand } from '../../src/cli/xdsCommand.js';
-import { parseNetwork } from '../../src/spec/parseNetwork.js';
-import { isSpecError } from '../../src/spec/SpecError.js';
+import { parseNetwork } from '../../src/config/parseNetwork.js';
+import { isSpecError } from '../../src/config/SpecError.js';
 import { adsStream } from '../xds/adsClient.js';
 import { callOnce, probeClient, refusingServer } from '../xds/grpcProbe.js';
 import {

@@ -12,7 +12,7 @@ import {
   shouldReload,
   slowBackoffLines,
 } from '../../src/cli/xdsServe.js';
-import { parseNetwork } from '../../src/spec/parseNetwork.js';
+import { parseNetwork } from '../../src/config/parseNetwork.js';
 import { runCli } from './runCli.js';
 import { BROKEN, MAIN, NETWORK, ROOT } from './xdsFixtures.js';
 

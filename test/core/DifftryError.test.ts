@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isUsageError, UsageError } from '../../src/cli/UsageError.js';
+import { parseNetwork } from '../../src/config/parseNetwork.js';
+import { isSpecError, type SpecError } from '../../src/config/SpecError.js';
 import { DifftryError, isDifftryError } from '../../src/core/DifftryError.js';
 import { AttemptTimeoutError } from '../../src/runtime/errors.js';
-import { parseNetwork } from '../../src/spec/parseNetwork.js';
-import { isSpecError, type SpecError } from '../../src/spec/SpecError.js';
 
 describe('DifftryError: one base with stable codes', () => {
   it('is the base of the timeout, the spec and the usage errors, each with its code', () => {

@@ -1,4 +1,4 @@
-import type { ServiceSpec } from '../../src/spec/schema.js';
+import type { ServiceSpec } from '../../src/config/schema.js';
 
 /**
  * The services `service` sends requests on to, each once, in the order the file names them: its

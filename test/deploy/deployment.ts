@@ -1,17 +1,17 @@
+import { checkSidecarConfig } from '../../src/config/parseSidecarConfig.js';
+import { type ResolvedHops, resolveHops } from '../../src/config/resolveHops.js';
+import type { NetworkSpec } from '../../src/config/schema.js';
+import type { SidecarConfig } from '../../src/config/sidecarSchema.js';
+import { toNetworkModel } from '../../src/config/toNetworkModel.js';
+import { type EnvoySidecar, envoySidecars } from '../../src/deploy/envoy.js';
+import { gatewayApiManifest } from '../../src/deploy/gatewayApi.js';
+import { istioManifest } from '../../src/deploy/istio.js';
+import { kubernetesNames } from '../../src/deploy/kubernetesNames.js';
+import type { MeshManifest } from '../../src/deploy/kubernetesObject.js';
+import { linkerdManifest } from '../../src/deploy/linkerd.js';
+import { type MeshPlan, meshPlan } from '../../src/deploy/meshPlan.js';
+import { sidecarsFromNetwork } from '../../src/deploy/sidecarsFromNetwork.js';
 import type { NetworkModel } from '../../src/model/network/NetworkModel.js';
-import { type EnvoySidecar, envoySidecars } from '../../src/spec/meshes/envoy.js';
-import { gatewayApiManifest } from '../../src/spec/meshes/gatewayApi.js';
-import { istioManifest } from '../../src/spec/meshes/istio.js';
-import { kubernetesNames } from '../../src/spec/meshes/kubernetesNames.js';
-import type { MeshManifest } from '../../src/spec/meshes/kubernetesObject.js';
-import { linkerdManifest } from '../../src/spec/meshes/linkerd.js';
-import { type MeshPlan, meshPlan } from '../../src/spec/meshes/meshPlan.js';
-import { checkSidecarConfig } from '../../src/spec/parseSidecarConfig.js';
-import { type ResolvedHops, resolveHops } from '../../src/spec/resolveHops.js';
-import type { NetworkSpec } from '../../src/spec/schema.js';
-import type { SidecarConfig } from '../../src/spec/sidecarSchema.js';
-import { sidecarsFromNetwork } from '../../src/spec/sidecarsFromNetwork.js';
-import { toNetworkModel } from '../../src/spec/toNetworkModel.js';
 import { type XdsResources, xdsResources } from '../../src/xds/xdsResources.js';
 
 /** Everything one network file deploys as, and what the analysis makes of it. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseNetwork } from '../../src/spec/parseNetwork.js';
+import { parseNetwork } from '../../src/config/parseNetwork.js';
 import { deploy } from './deployment.js';
 import { cutShort } from './envoyDeadlines.js';
 import { envoyHop, firstMatch, outboundHost } from './envoyRoutes.js';

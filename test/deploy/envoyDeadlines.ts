@@ -1,5 +1,5 @@
-import { envoyLimits } from '../../src/spec/meshes/envoyGrpcLimits.js';
-import { hopOf } from '../../src/spec/resolveHops.js';
+import { hopOf } from '../../src/config/resolveHops.js';
+import { envoyLimits } from '../../src/deploy/envoyGrpcLimits.js';
 import { calleesOf } from './callees.js';
 import type { Deployment } from './deployment.js';
 import { envoyHop, firstMatch, outboundHost } from './envoyRoutes.js';

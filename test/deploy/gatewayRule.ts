@@ -1,14 +1,9 @@
-import type {
-  HttpRequest,
-  HttpRouteDoc,
-  RouteRule,
-  Selected,
-} from '../spec/meshes/httpRouteMatch.js';
-import { selectRule } from '../spec/meshes/httpRouteMatch.js';
 import { gatewayDurationMs } from './durations.js';
+import type { HttpRequest, HttpRouteDoc, RouteRule, Selected } from './meshes/httpRouteMatch.js';
+import { selectRule } from './meshes/httpRouteMatch.js';
 import { minDefined, type ReadHop } from './readHop.js';
 
-// The HTTPRoute rule a request takes (Gateway API precedence, test/spec/meshes/httpRouteMatch.ts),
+// The HTTPRoute rule a request takes (Gateway API precedence, test/deploy/meshes/httpRouteMatch.ts),
 // and the retries and per-try timeout a Gateway API implementation gives it (GEP-1731, GEP-1742).
 
 /** The rule a request takes among routes attached to one parent, which must exist. */

@@ -1,7 +1,6 @@
-import { DEFAULT_GATEWAY } from '../../src/spec/meshes/gatewayApi.js';
-import { type ClassHop, callsInto } from '../../src/spec/meshes/meshPlan.js';
+import { DEFAULT_GATEWAY } from '../../src/deploy/gatewayApi.js';
+import { type ClassHop, callsInto } from '../../src/deploy/meshPlan.js';
 import { routeName, XDS_TYPES } from '../../src/xds/xdsResources.js';
-import { routesOf } from '../spec/meshes/httpRouteMatch.js';
 import type { Deployment } from './deployment.js';
 import { type EnvoyRoute, envoyHop, firstMatch, grpcRoute, outboundHost } from './envoyRoutes.js';
 import { gatewayHop, take } from './gatewayRule.js';
@@ -13,6 +12,7 @@ import {
   virtualServices,
 } from './istioRoutes.js';
 import { linkerdHop } from './linkerdRetry.js';
+import { routesOf } from './meshes/httpRouteMatch.js';
 import type { ReadHop } from './readHop.js';
 import { sidecarHop } from './sidecarHop.js';
 

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '../../src/spec/meshes/kubernetesObject.js';
+import type { KubernetesObject } from '../../src/deploy/kubernetesObject.js';
 import { istioDurationMs } from './durations.js';
 import { minDefined, type ReadHop } from './readHop.js';
 

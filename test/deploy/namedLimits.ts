@@ -2,7 +2,7 @@ import {
   envoyLimits,
   GRPC_MAX_ATTEMPTS,
   grpcCappedClasses,
-} from '../../src/spec/meshes/envoyGrpcLimits.js';
+} from '../../src/deploy/envoyGrpcLimits.js';
 import type { Deployment } from './deployment.js';
 import type { Reading } from './hopReadings.js';
 import { type ReadHop, sameHop } from './readHop.js';

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { stringify } from 'yaml';
-import { compactNetwork } from '../../src/spec/generators/compactNetwork.js';
-import type { EdgeForm } from '../../src/spec/generators/GeneratorOptions.js';
-import { DGG_SERVICE_RANGE } from '../../src/spec/generators/generateDgg.js';
-import { generateNetwork, type NetworkKind } from '../../src/spec/generators/generateNetwork.js';
-import { parseNetwork } from '../../src/spec/parseNetwork.js';
-import type { NetworkSpec } from '../../src/spec/schema.js';
+import { compactNetwork } from '../../src/config/generators/compactNetwork.js';
+import type { EdgeForm } from '../../src/config/generators/GeneratorOptions.js';
+import { DGG_SERVICE_RANGE } from '../../src/config/generators/generateDgg.js';
+import { generateNetwork, type NetworkKind } from '../../src/config/generators/generateNetwork.js';
+import { parseNetwork } from '../../src/config/parseNetwork.js';
+import type { NetworkSpec } from '../../src/config/schema.js';
 
 // Random network files for the deployment-equivalence property: a generated network (every kind,
 // both forms), with per-class timeouts and per-service overrides of retries and timeouts drawn on

@@ -1,7 +1,7 @@
+import type { SidecarConfig } from '../../src/config/sidecarSchema.js';
+import { upstreamHop } from '../../src/config/upstreamHop.js';
 import type { ClassOptions } from '../../src/policy/classes/ClassTable.js';
 import { retryPolicy } from '../../src/policy/retry/RetryPolicy.js';
-import type { SidecarConfig } from '../../src/spec/sidecarSchema.js';
-import { upstreamHop } from '../../src/spec/upstreamHop.js';
 import type { ReadHop } from './readHop.js';
 
 /** A hop as a sidecar applies it, with the class it gave the request. */

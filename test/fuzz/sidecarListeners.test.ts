@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SidecarConfigInput } from '../../src/config/sidecarSchema.js';
 import { type SidecarHandle, startSidecar } from '../../src/mesh/index.js';
-import type { SidecarConfigInput } from '../../src/spec/sidecarSchema.js';
 import {
   EDGE_API_KEYS,
   MESH_TOKEN,

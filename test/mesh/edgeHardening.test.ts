@@ -3,8 +3,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { isSpecError } from '../../src/config/SpecError.js';
 import { type SidecarHandle, startSidecar } from '../../src/mesh/index.js';
-import { isSpecError } from '../../src/spec/SpecError.js';
 import { runCli } from '../cli/runCli.js';
 import { type LoopbackServer, reply, startServer } from '../runtime/loopback.js';
 

@@ -1,5 +1,5 @@
+import type { SidecarConfigInput } from '../../src/config/sidecarSchema.js';
 import { type SidecarHandle, startSidecar } from '../../src/mesh/index.js';
-import type { SidecarConfigInput } from '../../src/spec/sidecarSchema.js';
 
 /** What a test may set of an inbound listener; `listen` is always 127.0.0.1, port 0. */
 export type TestInbound = Partial<NonNullable<SidecarConfigInput['inbound']>>;

@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { checkSidecarConfig } from '../../src/config/parseSidecarConfig.js';
 import { createInbound } from '../../src/mesh/inbound.js';
 import type { SidecarHandle } from '../../src/mesh/index.js';
 import { splitRequestHead } from '../../src/mesh/requestHead.js';
 import { createSidecarMetrics } from '../../src/mesh/sidecarMetrics.js';
 import { classTable } from '../../src/policy/classes/ClassTable.js';
-import { checkSidecarConfig } from '../../src/spec/parseSidecarConfig.js';
 import { type LoopbackServer, reply, startServer } from '../runtime/loopback.js';
 import { startInboundSidecar, type TestInbound } from './inboundSidecar.js';
 import { rawExchange } from './rawExchange.js';

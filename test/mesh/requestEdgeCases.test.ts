@@ -1,7 +1,7 @@
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { SidecarConfigInput } from '../../src/config/sidecarSchema.js';
 import { type SidecarHandle, startSidecar } from '../../src/mesh/index.js';
-import type { SidecarConfigInput } from '../../src/spec/sidecarSchema.js';
 import { type LoopbackServer, type Responder, reply, startServer } from '../runtime/loopback.js';
 import { rawExchange, statusOf } from './rawExchange.js';
 

@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { vi } from 'vitest';
+import type { SidecarConfigInput } from '../../src/config/sidecarSchema.js';
 import { type SidecarHandle, type SidecarOptions, startSidecar } from '../../src/mesh/index.js';
-import type { SidecarConfigInput } from '../../src/spec/sidecarSchema.js';
 import { type LoopbackServer, type Responder, startServer } from '../runtime/loopback.js';
 
 // Shared by the sidecar*.test.ts files: real sockets on 127.0.0.1, port 0 only. Every request is

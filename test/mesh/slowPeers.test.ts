@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { SidecarConfigInput } from '../../src/config/sidecarSchema.js';
 import { type SidecarHandle, startSidecar } from '../../src/mesh/index.js';
-import type { SidecarConfigInput } from '../../src/spec/sidecarSchema.js';
 import { type LoopbackServer, neverAnswer, reply, startServer } from '../runtime/loopback.js';
 
 // Slow peers, on real sockets (127.0.0.1, port 0): a client that trickles its head

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { builtinExample } from '../../src/spec/examples.js';
-import { kubernetesManifest } from '../../src/spec/meshes/kubernetes.js';
-import { parseNetwork } from '../../src/spec/parseNetwork.js';
+import { builtinExample } from '../../src/config/examples.js';
+import { parseNetwork } from '../../src/config/parseNetwork.js';
+import { kubernetesManifest } from '../../src/deploy/kubernetes.js';
 
 // The sidecar's image, checked without a container engine: the Dockerfile read by a small parser
 // of its own, and what it names held against the repository (the files it copies, the build it
@@ -197,7 +197,7 @@ describe('the Dockerfile of the sidecar image', () => {
       }
     }
     // The context stays small: no dependencies, build output or VCS data go in.
-    for (const path of ['node_modules', 'dist', '.git', 'test/spec/x.test.ts', 'src/a.test.ts']) {
+    for (const path of ['node_modules', 'dist', '.git', 'test/config/x.test.ts', 'src/a.test.ts']) {
       expect(ignored(dockerignore, path), path).toBe(true);
     }
   });

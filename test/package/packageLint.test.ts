@@ -56,6 +56,8 @@ describe('the packed package', () => {
       .filter((p) => p.resolutionKind === undefined || !ignored.has(p.resolutionKind));
     expect(Object.keys(report.analysis.entrypoints).sort()).toStrictEqual([
       '.',
+      './config',
+      './deploy',
       './experiments',
       './grpc',
       './mesh',
@@ -68,5 +70,11 @@ describe('the packed package', () => {
       './xds',
     ]);
     expect(counted).toStrictEqual([]);
+  });
+
+  it('keeps difftry/spec as an alias of difftry/config, its earlier name', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const pkg = JSON.parse(await readFile('package.json', 'utf8'));
+    expect(pkg.exports['./spec']).toStrictEqual(pkg.exports['./config']);
   });
 });

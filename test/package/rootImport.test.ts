@@ -10,7 +10,14 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve('src/index.ts');
 
 /** Folders of src/ the root entry must not reach. */
-const FORBIDDEN_FOLDERS = ['src/sim/', 'src/spec/', 'src/cli/', 'src/mesh/', 'src/testbed/'];
+const FORBIDDEN_FOLDERS = [
+  'src/sim/',
+  'src/config/',
+  'src/deploy/',
+  'src/cli/',
+  'src/mesh/',
+  'src/testbed/',
+];
 /** Packages the root entry must not load (the CLI's, the simulator's, the spec parser's). */
 const FORBIDDEN_PACKAGES = [
   'zod',

@@ -2,19 +2,19 @@
 // the trigger at 20 s instead of 100 s, shorter runs and ramps, three replications, a coarser
 // sweep, and hotelReservation at one timeout. Every assertion is one the page's text makes.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { MetastabilityConfig } from '../../src/experiments/metastability/MetastabilityConfig.js';
-import type { MetastabilityResult } from '../../src/experiments/metastability/MetastabilityResult.js';
-import { runMetastability } from '../../src/experiments/metastability/metastabilityExperiment.js';
-import { renderMetastability } from '../../src/experiments/metastability/metastabilityReport.js';
-import { networkAtTime } from '../../src/experiments/metastability/scheduledNetwork.js';
-import type { LoadSchedule } from '../../src/model/network/LoadSchedule.js';
 import {
   builtinExample,
   loadNetworkFile,
   loadScheduleFile,
   parseNetwork,
   toNetworkModel,
-} from '../../src/spec/index.js';
+} from '../../src/config/index.js';
+import type { MetastabilityConfig } from '../../src/experiments/metastability/MetastabilityConfig.js';
+import type { MetastabilityResult } from '../../src/experiments/metastability/MetastabilityResult.js';
+import { runMetastability } from '../../src/experiments/metastability/metastabilityExperiment.js';
+import { renderMetastability } from '../../src/experiments/metastability/metastabilityReport.js';
+import { networkAtTime } from '../../src/experiments/metastability/scheduledNetwork.js';
+import type { LoadSchedule } from '../../src/model/network/LoadSchedule.js';
 
 const example = (file: string) => new URL(`../../examples/${file}`, import.meta.url).pathname;
 const drop: LoadSchedule = { changes: [{ at: 20, until: 30, service: 'api', capacity: 0.3 }] };

@@ -2,6 +2,7 @@
 // soakConfigs.ts): about 10× each sidecar's admission capacity, configs the CLI accepts, and the
 // outcome bookkeeping of goodput and slow clients.
 import { describe, expect, it } from 'vitest';
+import { parseSidecarConfig } from '../../src/config/parseSidecarConfig.js';
 import {
   EDGE_SERVICE,
   edgeSidecarConfig,
@@ -20,7 +21,6 @@ import {
   SOAK_KINDS,
   slowClients,
 } from '../../src/experiments/soak/soakTraffic.js';
-import { parseSidecarConfig } from '../../src/spec/parseSidecarConfig.js';
 
 describe('the soak’s load', () => {
   it('has capacity c / S = 4 / 0.1 s = 40 requests/s per sidecar', () => {

@@ -11,7 +11,7 @@ import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT_INTERRUPTED } from '../../src/cli/exitCodes.js';
 import { testbedRunCommand } from '../../src/cli/testbedRunCommand.js';
-import { parseNetwork } from '../../src/spec/parseNetwork.js';
+import { parseNetwork } from '../../src/config/parseNetwork.js';
 import { measureTestbed } from '../../src/testbed/experiment/measureTestbed.js';
 import { predictTestbed } from '../../src/testbed/experiment/predictTestbed.js';
 import {

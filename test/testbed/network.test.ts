@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseNetwork } from '../../src/spec/parseNetwork.js';
+import { parseNetwork } from '../../src/config/parseNetwork.js';
 import { measureTestbed } from '../../src/testbed/experiment/measureTestbed.js';
 import { predictTestbed } from '../../src/testbed/experiment/predictTestbed.js';
 import { startTestbed, type Testbed } from '../../src/testbed/network/startTestbed.js';

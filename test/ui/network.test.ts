@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCommand } from '../../src/cli/analyzeCommand.js';
-import { parseNetwork } from '../../src/spec/parseNetwork.js';
+import { parseNetwork } from '../../src/config/parseNetwork.js';
 import { CHROMIUM_PRESENT, type UiSession, uiSession } from './uiHarness.js';
 
 /** The end-to-end rejection `difftry analyze --json` prints for a file's text, 4 decimals. */

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parseNetwork } from '../../src/config/parseNetwork.js';
+import { toNetworkModel } from '../../src/config/toNetworkModel.js';
 import { analyzeNetwork } from '../../src/model/network/analyzeNetwork.js';
-import { parseNetwork } from '../../src/spec/parseNetwork.js';
-import { toNetworkModel } from '../../src/spec/toNetworkModel.js';
 import { edgeAttempts } from '../../web/src/network/edgeAttempts.js';
 import { CLIENTS, networkGraph } from '../../web/src/network/networkGraph.js';
 

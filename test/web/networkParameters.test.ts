@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseNetwork } from '../../src/spec/parseNetwork.js';
-import type { NetworkSpec } from '../../src/spec/schema.js';
-import { toNetworkModel } from '../../src/spec/toNetworkModel.js';
+import { parseNetwork } from '../../src/config/parseNetwork.js';
+import type { NetworkSpec } from '../../src/config/schema.js';
+import { toNetworkModel } from '../../src/config/toNetworkModel.js';
 import {
   entryServiceIndex,
   fileParameters,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { simulateCommand } from '../../src/cli/simulateCommand.js';
-import { parseNetwork } from '../../src/spec/parseNetwork.js';
+import { parseNetwork } from '../../src/config/parseNetwork.js';
 import {
   type SimulatedSweepPoint,
   simulateSweepPoints,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyzeCommand } from '../../src/cli/analyzeCommand.js';
-import { parseNetwork } from '../../src/spec/parseNetwork.js';
+import { parseNetwork } from '../../src/config/parseNetwork.js';
 import { fileParameters } from '../../web/src/network/NetworkParameters.js';
 import { solveNetwork } from '../../web/src/network/solveNetwork.js';
 

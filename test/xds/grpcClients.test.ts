@@ -1,7 +1,7 @@
 import { type Client, status } from '@grpc/grpc-js';
 import { register } from '@grpc/grpc-js-xds';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseNetwork } from '../../src/spec/parseNetwork.js';
+import { parseNetwork } from '../../src/config/parseNetwork.js';
 import { createXdsServer, type XdsRequestEvent, type XdsServer } from '../../src/xds/xdsServer.js';
 import { callOnce, refusingServer, xdsClient } from './grpcProbe.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { meshPlan } from '../../src/spec/meshes/meshPlan.js';
+import { meshPlan } from '../../src/deploy/meshPlan.js';
 import { parseEnvoy } from '../../src/xds/envoyApi.js';
 import {
   routeName,
@@ -9,7 +9,7 @@ import {
   xdsResources,
 } from '../../src/xds/xdsResources.js';
 import { grpcRoute, type EnvoyRoute as Route } from '../deploy/envoyRoutes.js';
-import { NETWORKS } from '../spec/meshes/meshNetworks.js';
+import { NETWORKS } from '../deploy/meshes/meshNetworks.js';
 
 // The resources the control plane serves: strictly Envoy's, and, read the way a proxyless gRPC
 // client reads them (gRFC A28 route matching: metadata headers, content-type application/grpc,

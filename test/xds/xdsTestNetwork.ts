@@ -1,4 +1,4 @@
-import { parseNetwork } from '../../src/spec/parseNetwork.js';
+import { parseNetwork } from '../../src/config/parseNetwork.js';
 
 /**
  * The network the xDS limit and fuzz tests serve: web calls geo; gold retries twice, bronze

@@ -3,14 +3,15 @@
  * and of its test: 50 generated call graphs of 20–300 services (µBench-like and composed
  * DGG-like) and chains of 40 and 300 services.
  */
-import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
-import type { NetworkModel, NetworkService } from '../../model/network/NetworkModel.js';
+
 import {
   generateMuBench,
   type NetworkSpec,
   scaleToBottleneck,
   toNetworkModel,
-} from '../../spec/index.js';
+} from '../../config/index.js';
+import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
+import type { NetworkModel, NetworkService } from '../../model/network/NetworkModel.js';
 import { composeDgg } from './composedDgg.js';
 
 /** Generated networks per family (µBench-like, composed DGG-like). */

@@ -9,8 +9,8 @@
  * that graph only (2–8 services), unlike a µBench network, where one request runs the whole tree.
  * The sub-graphs share no service (DGG's sharing is within a graph).
  */
-import { seededRandom } from '../../model/random.js';
-import { roundSignificant } from '../../spec/generators/roundSignificant.js';
+
+import { roundSignificant } from '../../config/generators/roundSignificant.js';
 import {
   DGG_SERVICE_RANGE,
   generateDgg,
@@ -18,7 +18,8 @@ import {
   QUEUE_SIZES,
   type ServiceSpec,
   UTILISATION_RANGE,
-} from '../../spec/index.js';
+} from '../../config/index.js';
+import { seededRandom } from '../../model/random.js';
 
 /** Options of {@link composeDgg}. */
 export interface ComposedDggOptions {

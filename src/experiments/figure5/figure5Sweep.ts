@@ -6,8 +6,9 @@
  * (scripts/validate-networks.ts) and the live testbed (`difftry testbed fig5`,
  * src/testbed/experiment/fig5.ts) all run it from here.
  */
+
+import type { NetworkSpec } from '../../config/schema.js';
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
-import type { NetworkSpec } from '../../spec/schema.js';
 
 /** The service whose external arrivals are swept: hotelReservation's frontend, the bottleneck. */
 export const FIGURE5_BOTTLENECK = 'frontend';

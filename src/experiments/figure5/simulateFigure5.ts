@@ -4,11 +4,12 @@
  * analysed (`analyzeNetwork`). The simulator's `load` and latency fields are read defensively: a
  * field it does not report is NaN (written n/a). CPU only: no timer, no file.
  */
+
+import { builtinExample, parseNetwork, toNetworkModel } from '../../config/index.js';
 import { analyzeNetwork } from '../../model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
 import type { NetworkReport } from '../../model/network/NetworkReport.js';
 import { replicateNetwork } from '../../sim/network/replicateNetwork.js';
-import { builtinExample, parseNetwork, toNetworkModel } from '../../spec/index.js';
 import { FIGURE5_GAMMA_LOWS, figure5Limits, modelAtFigure5Point } from './figure5Sweep.js';
 
 /** The two forms of hotelReservation simulated: the built-in example and its label. */

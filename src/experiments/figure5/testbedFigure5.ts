@@ -4,8 +4,8 @@
  * each from its own calibrated capacities.
  */
 
+import type { NetworkSpec } from '../../config/schema.js';
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
-import type { NetworkSpec } from '../../spec/schema.js';
 import {
   DEFAULT_GRACE_S,
   type MeasureOptions,

@@ -3,8 +3,8 @@
  * gives the full lengths, test/scripts/metastability.test.ts reduced ones.
  */
 
+import type { NetworkSpec } from '../../config/schema.js';
 import type { LoadSchedule } from '../../model/network/LoadSchedule.js';
-import type { NetworkSpec } from '../../spec/schema.js';
 
 /** The length of one kind of simulated run. */
 export interface RunLength {

@@ -14,11 +14,11 @@
  * a {@link MetastabilityResult}; metastabilityReport.ts writes the page from them.
  */
 
+import type { NetworkSpec } from '../../config/schema.js';
+import { toNetworkModel } from '../../config/toNetworkModel.js';
 import type { LoadSchedule } from '../../model/network/LoadSchedule.js';
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
 import { tuneRetryLimits } from '../../model/tune/tuneRetryLimits.js';
-import type { NetworkSpec } from '../../spec/schema.js';
-import { toNetworkModel } from '../../spec/toNetworkModel.js';
 import { meanWithCi95 } from '../../stats/confidence.js';
 import { toNetworkSimulationOptions } from '../simulation/networkSimulationOptions.js';
 import {

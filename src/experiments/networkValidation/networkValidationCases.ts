@@ -5,9 +5,7 @@
  * short retry delays (mean 20 ms) and call-graph mode — with the run's settings. Fixed seeds: the
  * same code gives the same cases.
  */
-import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
-import type { NetworkModel } from '../../model/network/NetworkModel.js';
-import { nominalBottleneck } from '../../model/network/nominalLoads.js';
+
 import {
   builtinExample,
   generateCyclic,
@@ -17,7 +15,10 @@ import {
   parseNetwork,
   scaleToBottleneck,
   toNetworkModel,
-} from '../../spec/index.js';
+} from '../../config/index.js';
+import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
+import type { NetworkModel } from '../../model/network/NetworkModel.js';
+import { nominalBottleneck } from '../../model/network/nominalLoads.js';
 import { figure5Limits, specAtFigure5Point } from '../figure5/figure5Sweep.js';
 import { withBottleneck } from './withBottleneck.js';
 

@@ -165,7 +165,7 @@ export function networkValidationReport(
     '- **hotelReservation**: `examples/hotel.yaml` (routing form), γ_high = 50, ' +
       `γ_low ∈ {${HOTEL_GAMMA_LOWS.join(', ')}} (frontend ρ₀ = ${HOTEL_GAMMA_LOWS.map((g) => ((50 + g) / 143).toFixed(2)).join(', ')}), ` +
       'k = (5, 1) and (5, 5), m = 50.',
-    `- **Generated networks** (\`src/spec/generators\`, 2 classes k = (5, 1), every fourth network 3 ` +
+    `- **Generated networks** (\`src/config/generators\`, 2 classes k = (5, 1), every fourth network 3 ` +
       'classes k = (5, 3, 1)): 25 DAGs alternating `generateMuBench` (6–20 services, seeds 100, 102, ' +
       '…) and `generateDgg` (4–7 services, seeds 101, 103, …), and 25 `generateCyclic` networks ' +
       '(6–20 services, 1–2 back edges, seeds 200–224). Queues: the generators draw m from ' +

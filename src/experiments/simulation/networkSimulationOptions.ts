@@ -4,6 +4,9 @@
  * and `replicateNetwork`. It joins the file (spec/) to the simulator (sim/), so it sits in the
  * lowest layer that may import both (.dependency-cruiser.cjs).
  */
+
+import { resolveHops } from '../../config/resolveHops.js';
+import type { NetworkSpec } from '../../config/schema.js';
 import {
   type BackoffDescription,
   DEFAULT_BACKOFF,
@@ -14,8 +17,6 @@ import {
   type TimeoutStrategyDescription,
 } from '../../policy/timeouts/createTimeoutStrategy.js';
 import type { SimulateNetworkOptions } from '../../sim/network/SimulateNetworkOptions.js';
-import { resolveHops } from '../../spec/resolveHops.js';
-import type { NetworkSpec } from '../../spec/schema.js';
 
 /** Run-length options of a simulation. */
 export interface RunLength {

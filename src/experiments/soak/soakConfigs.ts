@@ -10,7 +10,7 @@
  * One application process serves both roles. Pure: the executor writes the configs to files and
  * starts the sidecars.
  */
-import type { SidecarConfigInput } from '../../spec/sidecarSchema.js';
+import type { SidecarConfigInput } from '../../config/sidecarSchema.js';
 
 /** c of both sidecars' inbound admission: requests the application runs at once. */
 export const SOAK_CONCURRENCY = 4;

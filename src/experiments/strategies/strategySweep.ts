@@ -5,11 +5,12 @@
  * same substreams at a given γ_low (common random numbers), so the differences between
  * strategies are not blurred by different arrival draws. CPU only: no timer, no file.
  */
+
+import { builtinExample, parseNetwork, toNetworkModel } from '../../config/index.js';
 import { analyzeNetwork } from '../../model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
 import type { NetworkReport } from '../../model/network/NetworkReport.js';
 import { replicateNetwork } from '../../sim/network/replicateNetwork.js';
-import { builtinExample, parseNetwork, toNetworkModel } from '../../spec/index.js';
 import {
   FIGURE5_GAMMA_HIGH,
   FIGURE5_GAMMA_LOWS,

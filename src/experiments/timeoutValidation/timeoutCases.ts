@@ -5,11 +5,12 @@
  * with a timeout at every hop, and routing networks with a timeout at every hop: a chain a → b,
  * a cycle a ⇄ b and hotelReservation's routing form.
  */
+
+import { builtinExample, parseNetwork, toNetworkModel } from '../../config/index.js';
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 import { meanRetryDelays } from '../../model/backoff/meanRetryDelays.js';
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
 import { fixedTimeout, type TimeoutStrategy } from '../../policy/timeouts/TimeoutStrategy.js';
-import { builtinExample, parseNetwork, toNetworkModel } from '../../spec/index.js';
 
 /** The single service's capacity μ, requests/s (a mean service time of 10 ms). */
 export const TIMED_CAPACITY = 100;

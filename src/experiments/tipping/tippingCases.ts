@@ -4,11 +4,12 @@
  * generator (μ 50–200/s, m 10–80, per-try timeout 2–5/μ, k_high 2–5, k_low 1–k_high, 10–30 % high
  * class), kept where the mean-field law finds them bistable with a recovery load of at least 0.1 μ.
  */
+
+import { loadNetworkFile, parseNetwork, toNetworkModel } from '../../config/index.js';
+import type { NetworkSpec } from '../../config/schema.js';
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
 import { sweepEquilibria } from '../../model/network/sweepEquilibria.js';
 import { seededRandom } from '../../model/random.js';
-import { loadNetworkFile, parseNetwork, toNetworkModel } from '../../spec/index.js';
-import type { NetworkSpec } from '../../spec/schema.js';
 import { totalRate } from '../metastability/metastabilityAnalysis.js';
 
 /** The seed the services are drawn with. */

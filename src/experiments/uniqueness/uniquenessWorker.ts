@@ -4,6 +4,11 @@
  * ranges of jobs, runs each range and posts its totals (and any counterexample) in one message.
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { generateCyclic } from '../../config/generators/generateCyclic.js';
+import { generateDgg } from '../../config/generators/generateDgg.js';
+import { generateMuBench } from '../../config/generators/generateMuBench.js';
+import { databaseCount } from '../../config/generators/muBenchTopology.js';
+import { toNetworkModel } from '../../config/toNetworkModel.js';
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
 import type { UniquenessGuarantee } from '../../model/network/structure.js';
 import { type RandomSource, seededRandom } from '../../model/random.js';
@@ -22,11 +27,6 @@ import {
   graphPlan,
   type UniquenessTally,
 } from '../../model/uniqueness/index.js';
-import { generateCyclic } from '../../spec/generators/generateCyclic.js';
-import { generateDgg } from '../../spec/generators/generateDgg.js';
-import { generateMuBench } from '../../spec/generators/generateMuBench.js';
-import { databaseCount } from '../../spec/generators/muBenchTopology.js';
-import { toNetworkModel } from '../../spec/toNetworkModel.js';
 
 /**
  * Which networks the check draws: `routes`, cyclic routing networks (the paper's check), or

@@ -1,6 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { decodeFromCompressedBase64 } from 'hdr-histogram-js';
-import type { NetworkSpec } from '../../spec/schema.js';
+import type { NetworkSpec } from '../../config/schema.js';
 import { meanWithCi95 } from '../../stats/confidence.js';
 import { createLatencyHistogram } from '../../stats/latencyHistogram.js';
 import type { EdgePlan, EdgeStreamReport } from '../edge/EdgePlan.js';

@@ -1,7 +1,7 @@
+import type { NetworkSpec } from '../../config/schema.js';
+import { toNetworkModel } from '../../config/toNetworkModel.js';
 import { analyzeNetwork } from '../../model/network/analyzeNetwork.js';
 import type { NetworkReport } from '../../model/network/NetworkReport.js';
-import type { NetworkSpec } from '../../spec/schema.js';
-import { toNetworkModel } from '../../spec/toNetworkModel.js';
 import type { TestbedMeasurement } from './measureTestbed.js';
 
 /** The analysis of the network a testbed ran, in the forms and capacities it was asked for. */

@@ -1,5 +1,5 @@
+import type { CallSpec, NetworkSpec, ServiceSpec } from '../../config/schema.js';
 import type { RandomSource } from '../../model/random.js';
-import type { CallSpec, NetworkSpec, ServiceSpec } from '../../spec/schema.js';
 
 /** One call in a program: `n` calls to `to`, for every class or only `className`. */
 export interface ProgramCall {

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { SidecarConfigInput } from '../../config/sidecarSchema.js';
 import { startSidecar } from '../../mesh/index.js';
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 import { seededRandom } from '../../model/random.js';
-import type { SidecarConfigInput } from '../../spec/sidecarSchema.js';
 import type { Downstream } from './Downstream.js';
 import { type DirectTarget, directDownstream } from './directDownstream.js';
 import { listenOnLoopback } from './listenOnLoopback.js';

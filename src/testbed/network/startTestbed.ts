@@ -1,9 +1,9 @@
+import { resolveHops } from '../../config/resolveHops.js';
+import type { NetworkSpec } from '../../config/schema.js';
+import type { SidecarConfigInput } from '../../config/sidecarSchema.js';
+import { upstreamOverrides } from '../../deploy/sidecarsFromNetwork.js';
 import { type SidecarHandle, startSidecar } from '../../mesh/index.js';
 import { seededRandom } from '../../model/random.js';
-import { resolveHops } from '../../spec/resolveHops.js';
-import type { NetworkSpec } from '../../spec/schema.js';
-import type { SidecarConfigInput } from '../../spec/sidecarSchema.js';
-import { upstreamOverrides } from '../../spec/sidecarsFromNetwork.js';
 import type { XdsServer } from '../../xds/xdsServer.js';
 import { type CallProgram, callPrograms } from './callProgram.js';
 import type { Downstream } from './Downstream.js';

@@ -1,13 +1,13 @@
+import { applyOverrides } from '../../config/networkOverrides.js';
+import type { NetworkSpec } from '../../config/schema.js';
+import { type GrpcCappedClass, grpcCappedClasses } from '../../deploy/envoyGrpcLimits.js';
+import { envoyBackOff } from '../../deploy/envoyRetryPolicy.js';
+import { meshPlan } from '../../deploy/meshPlan.js';
 import {
   type BackoffDescription,
   DEFAULT_BACKOFF,
 } from '../../model/backoff/BackoffDescription.js';
 import { describeBackoff } from '../../model/backoff/describeBackoff.js';
-import { type GrpcCappedClass, grpcCappedClasses } from '../../spec/meshes/envoyGrpcLimits.js';
-import { envoyBackOff } from '../../spec/meshes/envoyRetryPolicy.js';
-import { meshPlan } from '../../spec/meshes/meshPlan.js';
-import { applyOverrides } from '../../spec/networkOverrides.js';
-import type { NetworkSpec } from '../../spec/schema.js';
 
 /**
  * How a testbed's services talk: `http` (`node:http` services, DiffTry sidecars or in-process

@@ -1,5 +1,6 @@
 // The Figure 5 sweep's definition (src/experiments/figure5/figure5Sweep.ts), as the paper states it.
 import { describe, expect, it } from 'vitest';
+import { builtinExample, parseNetwork, toNetworkModel } from '../../../src/config/index.js';
 import {
   FIGURE5_BOTTLENECK,
   FIGURE5_GAMMA_HIGH,
@@ -9,7 +10,6 @@ import {
   modelAtFigure5Point,
   specAtFigure5Point,
 } from '../../../src/experiments/figure5/figure5Sweep.js';
-import { builtinExample, parseNetwork, toNetworkModel } from '../../../src/spec/index.js';
 
 const hotel = () => {
   const { fileName, text } = builtinExample('hotel');

@@ -1,13 +1,13 @@
 // The network validation's cases (src/experiments/networkValidation/), as docs/validation-networks
 // lists them today: 105 cases, hotelReservation first, fixed seeds.
 import { describe, expect, it } from 'vitest';
+import { builtinExample, parseNetwork, toNetworkModel } from '../../../src/config/index.js';
 import {
   GROUP_LABELS,
   HOTEL_GAMMA_LOWS,
   networkValidationCases,
 } from '../../../src/experiments/networkValidation/networkValidationCases.js';
 import { withBottleneck } from '../../../src/experiments/networkValidation/withBottleneck.js';
-import { builtinExample, parseNetwork, toNetworkModel } from '../../../src/spec/index.js';
 
 describe('networkValidationCases', () => {
   const cases = networkValidationCases();

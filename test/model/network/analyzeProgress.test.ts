@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { generateMuBench, toNetworkModel } from '../../../src/config/index.js';
 import type { AnalysisProgress } from '../../../src/model/network/AnalysisProgress.js';
 import { sweepsPerReport } from '../../../src/model/network/AnalysisProgress.js';
 import { analyzeNetwork } from '../../../src/model/network/analyzeNetwork.js';
-import { generateMuBench, toNetworkModel } from '../../../src/spec/index.js';
 
 /** A µBench-like call graph whose rising load takes a few hundred sweeps (60 services, seed 0). */
 const network = toNetworkModel(

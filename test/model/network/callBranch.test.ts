@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { generateMuBench, scaleToBottleneck, toNetworkModel } from '../../../src/config/index.js';
 import {
   chainNetwork,
   generatedCallGraph,
@@ -20,7 +21,6 @@ import {
   relaxCalls,
   settleCalls,
 } from '../../../src/model/network/relaxCalls.js';
-import { generateMuBench, scaleToBottleneck, toNetworkModel } from '../../../src/spec/index.js';
 import { evaluateCalls, fixedPointError } from './callGraphReference.js';
 
 /*

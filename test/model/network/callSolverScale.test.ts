@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { formatAnalysis } from '../../../src/cli/analyzeCommand.js';
+import { generateMuBench, scaleToBottleneck, toNetworkModel } from '../../../src/config/index.js';
 import {
   analyzeNetwork,
   type NetworkModel,
   type NetworkService,
   solveCalls,
 } from '../../../src/model/index.js';
-import { generateMuBench, scaleToBottleneck, toNetworkModel } from '../../../src/spec/index.js';
 import { fixedPointError } from './callGraphReference.js';
 
 const TWO_CLASSES = [

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parseNetwork } from '../../../src/config/index.js';
+import { toNetworkModel } from '../../../src/config/toNetworkModel.js';
 import { analyzeNetwork, type NetworkModel, solveService } from '../../../src/model/index.js';
-import { parseNetwork } from '../../../src/spec/index.js';
-import { toNetworkModel } from '../../../src/spec/toNetworkModel.js';
 import { expectClose } from '../reference.js';
 
 function example(file: string): NetworkModel {

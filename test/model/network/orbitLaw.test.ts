@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { parseNetwork } from '../../../src/config/parseNetwork.js';
+import { toNetworkModel } from '../../../src/config/toNetworkModel.js';
 import { meanRetryDelays } from '../../../src/model/backoff/meanRetryDelays.js';
 import { analyzeNetwork } from '../../../src/model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../../../src/model/network/NetworkModel.js';
 import { orbitLawRefusal } from '../../../src/model/network/orbitLaw.js';
 import { orbitQueue } from '../../../src/model/queue/orbitQueue.js';
-import { parseNetwork } from '../../../src/spec/parseNetwork.js';
-import { toNetworkModel } from '../../../src/spec/toNetworkModel.js';
 
 /** Issue 25's case: μ = 120, m = 40, two classes with k = 1 and a 27 ms per-try timeout. */
 const flank = (total: number): NetworkModel => ({

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { generateMuBench, scaleToBottleneck, toNetworkModel } from '../../../src/config/index.js';
 import { type NetworkModel, solveCalls } from '../../../src/model/index.js';
 import { raiseLoad } from '../../../src/model/network/callBranch.js';
 import { callEquilibria } from '../../../src/model/network/callEquilibria.js';
@@ -7,7 +8,6 @@ import { CallSweep } from '../../../src/model/network/callSweep.js';
 import { newtonCalls, settleCalls } from '../../../src/model/network/relaxCalls.js';
 import { callSolution } from '../../../src/model/network/solveCalls.js';
 import { toLayout, topDownLayout } from '../../../src/model/network/topDownLayout.js';
-import { generateMuBench, scaleToBottleneck, toNetworkModel } from '../../../src/spec/index.js';
 import { fixedPointError } from './callGraphReference.js';
 
 /*

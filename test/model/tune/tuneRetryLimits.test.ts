@@ -1,5 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { builtinExample } from '../../../src/config/examples.js';
+import { parseNetwork } from '../../../src/config/parseNetwork.js';
+import { toNetworkModel } from '../../../src/config/toNetworkModel.js';
 import { analyzeNetwork } from '../../../src/model/network/analyzeNetwork.js';
 import type { NetworkModel } from '../../../src/model/network/NetworkModel.js';
 import type { ModelName } from '../../../src/model/phi/Phi.js';
@@ -13,9 +16,6 @@ import {
   tuneMetrics,
   tuneRetryLimits,
 } from '../../../src/model/tune/index.js';
-import { builtinExample } from '../../../src/spec/examples.js';
-import { parseNetwork } from '../../../src/spec/parseNetwork.js';
-import { toNetworkModel } from '../../../src/spec/toNetworkModel.js';
 
 function example(name: string, retries?: Record<string, number>): NetworkModel {
   const { fileName, text } = builtinExample(name);

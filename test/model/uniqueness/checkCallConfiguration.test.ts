@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { generateDgg } from '../../../src/config/generators/generateDgg.js';
+import { generateMuBench } from '../../../src/config/generators/generateMuBench.js';
+import { toNetworkModel } from '../../../src/config/toNetworkModel.js';
 import type { NetworkModel } from '../../../src/model/network/NetworkModel.js';
 import { solveCalls } from '../../../src/model/network/solveCalls.js';
 import { mixedPhi } from '../../../src/model/phi/index.js';
@@ -11,9 +14,6 @@ import {
   drawCallConfiguration,
   tallyChecks,
 } from '../../../src/model/uniqueness/index.js';
-import { generateDgg } from '../../../src/spec/generators/generateDgg.js';
-import { generateMuBench } from '../../../src/spec/generators/generateMuBench.js';
-import { toNetworkModel } from '../../../src/spec/toNetworkModel.js';
 
 /**
  * A chain s0 → s1 → … of one class: each accepted attempt calls the next service `calls` times

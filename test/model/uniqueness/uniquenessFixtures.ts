@@ -2,11 +2,12 @@
  * Networks for the uniqueness tests: configurations drawn on generated cyclic graphs, as
  * `difftry verify-uniqueness` draws them.
  */
+
+import { generateCyclic } from '../../../src/config/generators/generateCyclic.js';
+import { toNetworkModel } from '../../../src/config/toNetworkModel.js';
 import type { NetworkModel } from '../../../src/model/network/NetworkModel.js';
 import { seededRandom } from '../../../src/model/random.js';
 import { drawConfiguration } from '../../../src/model/uniqueness/index.js';
-import { generateCyclic } from '../../../src/spec/generators/generateCyclic.js';
-import { toNetworkModel } from '../../../src/spec/toNetworkModel.js';
 
 /** A one-class cyclic graph of `services` services from `generateCyclic`. */
 export function cyclicBase(services: number, seed: number, backEdges = 2): NetworkModel {

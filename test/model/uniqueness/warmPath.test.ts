@@ -6,6 +6,9 @@
  * distinct — and the same verdicts.
  */
 import { describe, expect, it } from 'vitest';
+import { generateCyclic } from '../../../src/config/generators/generateCyclic.js';
+import { databaseCount } from '../../../src/config/generators/muBenchTopology.js';
+import { toNetworkModel } from '../../../src/config/toNetworkModel.js';
 import {
   drawUniquenessConfiguration,
   runUniquenessJob,
@@ -26,9 +29,6 @@ import {
   largestRelativeDifference,
 } from '../../../src/model/uniqueness/index.js';
 import { warmRoutingSolver } from '../../../src/model/uniqueness/warmRoutingSolver.js';
-import { generateCyclic } from '../../../src/spec/generators/generateCyclic.js';
-import { databaseCount } from '../../../src/spec/generators/muBenchTopology.js';
-import { toNetworkModel } from '../../../src/spec/toNetworkModel.js';
 import { checkConfigurationPerCase, solveRoutingPerCase } from './perCaseReference.js';
 import { cyclicBase, drawn } from './uniquenessFixtures.js';
 

@@ -10,7 +10,8 @@ const ENTRIES: Readonly<Record<string, string>> = {
   difftry: 'src/index.ts',
   'difftry/model': 'src/model/index.ts',
   'difftry/sim': 'src/sim/index.ts',
-  'difftry/spec': 'src/spec/index.ts',
+  'difftry/config': 'src/config/index.ts',
+  'difftry/deploy': 'src/deploy/index.ts',
   'difftry/mesh': 'src/mesh/index.ts',
   'difftry/grpc': 'src/runtime/grpc.ts',
   'difftry/xds': 'src/xds/index.ts',
@@ -19,10 +20,10 @@ const ENTRIES: Readonly<Record<string, string>> = {
   'difftry/ui': 'src/ui/index.ts',
 };
 
-/** `difftry/spec`'s entry for the `browser` condition (package.json), which reads no file. */
-const SPEC_BROWSER = 'src/spec/browser.ts';
+/** `difftry/config`'s entry for the `browser` condition (package.json), which reads no file. */
+const SPEC_BROWSER = 'src/config/browser.ts';
 
-/** What `difftry/spec` exports that its browser entry cannot: the file readers, with their modules. */
+/** What `difftry/config` exports that its browser entry cannot: the file readers, with their modules. */
 const SPEC_NODE_ONLY = [
   'BUILTIN_EXAMPLE_NAMES',
   'builtinExample',
@@ -95,10 +96,12 @@ describe('API reports', { timeout: 60_000 }, () => {
     });
   }
 
-  it("difftry/spec's browser entry exports all of difftry/spec but the file readers", () => {
+  it("difftry/config's browser entry exports all of difftry/config but the file readers", () => {
     const names = (file: string) => exportsOf(file).exports.map((e) => e.name);
     const browser = names(SPEC_BROWSER);
     expect(browser.filter((name) => SPEC_NODE_ONLY.includes(name))).toStrictEqual([]);
-    expect([...browser, ...SPEC_NODE_ONLY].sort()).toStrictEqual(names('src/spec/index.ts').sort());
+    expect([...browser, ...SPEC_NODE_ONLY].sort()).toStrictEqual(
+      names('src/config/index.ts').sort(),
+    );
   });
 });

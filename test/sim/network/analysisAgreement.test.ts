@@ -1,8 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeNetwork } from '../../../src/model/network/analyzeNetwork.js';
-import type { NetworkModel } from '../../../src/model/network/NetworkModel.js';
-import { nominalLoads } from '../../../src/model/network/nominalLoads.js';
-import { replicateNetwork } from '../../../src/sim/network/replicateNetwork.js';
 import {
   generateCyclic,
   generateDgg,
@@ -10,7 +6,11 @@ import {
   type NetworkSpec,
   scaleToBottleneck,
   toNetworkModel,
-} from '../../../src/spec/index.js';
+} from '../../../src/config/index.js';
+import { analyzeNetwork } from '../../../src/model/network/analyzeNetwork.js';
+import type { NetworkModel } from '../../../src/model/network/NetworkModel.js';
+import { nominalLoads } from '../../../src/model/network/nominalLoads.js';
+import { replicateNetwork } from '../../../src/sim/network/replicateNetwork.js';
 
 /**
  * The network analysis against the simulator in the regime it describes (docs/validation.md,

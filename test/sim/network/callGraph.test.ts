@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parseNetwork } from '../../../src/config/index.js';
+import { toNetworkModel } from '../../../src/config/toNetworkModel.js';
 import type { BackoffDescription } from '../../../src/model/backoff/BackoffDescription.js';
 import { analyzeNetwork, type NetworkModel } from '../../../src/model/index.js';
 import type { NetworkSimulationResult } from '../../../src/sim/network/NetworkSimulationResult.js';
 import { simulateNetwork } from '../../../src/sim/network/simulateNetwork.js';
-import { parseNetwork } from '../../../src/spec/index.js';
-import { toNetworkModel } from '../../../src/spec/toNetworkModel.js';
 
 /** Long retry delays: retries then meet a fresh state, the regime the model describes. */
 const LONG_BACKOFF: BackoffDescription = { kind: 'random', meanMs: 2000 };

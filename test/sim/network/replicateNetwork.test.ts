@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parseNetwork } from '../../../src/config/index.js';
+import { toNetworkModel } from '../../../src/config/toNetworkModel.js';
 import type { NetworkModel } from '../../../src/model/index.js';
 import { replicateNetwork } from '../../../src/sim/network/replicateNetwork.js';
-import { parseNetwork } from '../../../src/spec/index.js';
-import { toNetworkModel } from '../../../src/spec/toNetworkModel.js';
 
 function twoTier(): NetworkModel {
   const text = readFileSync(new URL('../../../examples/two-tier.yaml', import.meta.url), 'utf8');

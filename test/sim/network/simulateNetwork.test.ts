@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parseNetwork } from '../../../src/config/index.js';
+import { toNetworkModel } from '../../../src/config/toNetworkModel.js';
 import { analyzeNetwork, type NetworkModel } from '../../../src/model/index.js';
 import { seededRandom } from '../../../src/model/random.js';
 import {
@@ -9,8 +11,6 @@ import {
 } from '../../../src/policy/retry/RetryPolicy.js';
 import { simulateNetwork } from '../../../src/sim/network/simulateNetwork.js';
 import { replicateSingleService } from '../../../src/sim/replicate.js';
-import { parseNetwork } from '../../../src/spec/index.js';
-import { toNetworkModel } from '../../../src/spec/toNetworkModel.js';
 import { oneService as paperService } from './fixtures.js';
 
 function hotel(retries: Readonly<Record<string, number>>): NetworkModel {

@@ -1,4 +1,4 @@
-import type { NetworkSpec } from 'difftry/spec';
+import type { NetworkSpec } from 'difftry/config';
 
 /**
  * What the Network view lets a user change in a network file: each class's external arrival

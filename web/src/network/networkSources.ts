@@ -1,4 +1,4 @@
-import { BUILTIN_EXAMPLE_FILES } from 'difftry/spec';
+import { BUILTIN_EXAMPLE_FILES } from 'difftry/config';
 
 /** A network file's name (as error messages name it) and text. */
 export interface NetworkText {

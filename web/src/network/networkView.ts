@@ -1,7 +1,7 @@
 import './network.css';
+import { isSpecError, type NetworkSpec, parseNetwork } from 'difftry/config';
 import type { SweptParameter } from 'difftry/model';
 import { branchesText } from 'difftry/report';
-import { isSpecError, type NetworkSpec, parseNetwork } from 'difftry/spec';
 import { rangeSlider } from '../shell/slider.js';
 import type { View, ViewContext } from '../shell/ViewContext.js';
 import { make, makeSvg, panel, row } from './elements.js';

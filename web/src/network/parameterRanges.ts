@@ -1,4 +1,4 @@
-import { MAX_RETRIES, type NetworkSpec } from 'difftry/spec';
+import { MAX_RETRIES, type NetworkSpec } from 'difftry/config';
 import { entryServiceIndex } from './NetworkParameters.js';
 
 /** A slider's range: from `min` to `max` in steps of `step`. */

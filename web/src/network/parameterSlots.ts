@@ -1,4 +1,4 @@
-import type { NetworkSpec } from 'difftry/spec';
+import type { NetworkSpec } from 'difftry/config';
 import { entryServiceIndex, fileParameters, type NetworkParameters } from './NetworkParameters.js';
 import { arrivalRange, retryRange, type SliderRange } from './parameterRanges.js';
 

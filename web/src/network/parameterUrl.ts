@@ -1,4 +1,4 @@
-import type { NetworkSpec } from 'difftry/spec';
+import type { NetworkSpec } from 'difftry/config';
 import { fileParameters, type NetworkParameters } from './NetworkParameters.js';
 import { clampToRange } from './parameterRanges.js';
 import type { ParameterSlot } from './parameterSlots.js';

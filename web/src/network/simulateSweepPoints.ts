@@ -1,7 +1,7 @@
+import { type NetworkSpec, toNetworkModel } from 'difftry/config';
 import { toNetworkSimulationOptions } from 'difftry/experiments';
 import { type SweptParameter, withSweptValue } from 'difftry/model';
 import { replicateWithProgress } from 'difftry/sim';
-import { type NetworkSpec, toNetworkModel } from 'difftry/spec';
 import type { SweepConfigurationKey } from './sweepPrediction.js';
 
 /** How long and how often each point of a simulated sweep runs. */

@@ -1,5 +1,5 @@
+import { type NetworkSpec, toNetworkModel } from 'difftry/config';
 import { analyzeNetwork, type NetworkModel, type NetworkReport } from 'difftry/model';
-import { type NetworkSpec, toNetworkModel } from 'difftry/spec';
 import { type NetworkParameters, withParameters } from './NetworkParameters.js';
 
 /** A network solved under the view's parameters: its analysis model and the report. */

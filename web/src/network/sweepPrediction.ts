@@ -1,3 +1,4 @@
+import { type NetworkSpec, toNetworkModel } from 'difftry/config';
 import {
   type AnalyzedSweepPoint,
   analyzeSweep,
@@ -5,7 +6,6 @@ import {
   type SweptParameter,
   uniformLimits,
 } from 'difftry/model';
-import { type NetworkSpec, toNetworkModel } from 'difftry/spec';
 
 /** The two retry configurations of the sweep chart. */
 export type SweepConfigurationKey = 'difftry' | 'uniform';

@@ -1,5 +1,5 @@
+import { isSpecError, parseLatencySamples } from 'difftry/config';
 import { empiricalLatency, type LatencyDistribution } from 'difftry/model';
-import { isSpecError, parseLatencySamples } from 'difftry/spec';
 import { rangeSlider } from '../shell/slider.js';
 import { parametricLatency } from './parametricLatency.js';
 import { picker } from './picker.js';

@@ -4,9 +4,9 @@
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { request } from 'undici';
+import type { SidecarConfigInput } from '../../../../src/config/sidecarSchema.js';
 import { type SidecarHandle, startSidecar } from '../../../../src/mesh/index.js';
 import type { RetryEvent, RetryEventKind } from '../../../../src/policy/retry/RetryEvent.js';
-import type { SidecarConfigInput } from '../../../../src/spec/sidecarSchema.js';
 import { aborter, checkAbort, collect, type Harness, runKey, settled } from './harness.js';
 import { KEY_HEADER, scriptServerWithAgent } from './httpServer.js';
 import type { NormalizedEvent, Scenario } from './scripts.js';
