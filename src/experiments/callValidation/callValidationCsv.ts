@@ -3,7 +3,8 @@
  * class. Pure.
  */
 import { csvLine } from '../../report/csv.js';
-import { matchList, stateList, within } from './callValidationSummary.js';
+import { FIGURE_COLUMNS, figureCells } from '../simulation/validationFigures.js';
+import { matchList, within } from './callValidationSummary.js';
 import { type Outcome, rowsOf } from './runCallValidation.js';
 
 /** The CSV file's text: a header, then one line per case and class in the cases' order. */
@@ -19,17 +20,7 @@ export function callValidationCsv(outcomes: readonly Outcome[]): string {
       'minQueue',
       'bottleneck',
       'rho0',
-      'converged',
-      'equilibria',
-      'tippedAt',
-      'class',
-      'k',
-      'analysis',
-      'analysisHealthy',
-      'analysisStorm',
-      'simulation',
-      'simulationCi95',
-      'absGap',
+      ...FIGURE_COLUMNS,
       'within003',
       'runsMatched',
       'absGapToMatchedState',
@@ -56,17 +47,7 @@ export function callValidationCsv(outcomes: readonly Outcome[]): string {
         Math.min(...r.o.c.network.services.map((s) => s.queue)),
         r.o.c.bottleneck,
         r.o.c.rho0,
-        r.o.report.converged ? 'yes' : 'no',
-        stateList(r.o),
-        r.o.report.tippedAt ?? '',
-        r.cls,
-        r.k,
-        r.pred,
-        r.predHealthy,
-        r.predStorm,
-        r.sim,
-        r.simCi95,
-        r.gap,
+        ...figureCells(r),
         within(r) ? 'yes' : 'no',
         matchList(r.o),
         r.gapMatched,

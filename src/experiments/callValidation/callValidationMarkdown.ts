@@ -4,6 +4,8 @@
  * calls beside the default one, and every figure. Pure: the run's wall-clock figures come in the
  * context.
  */
+
+import type { ValidationRunContext } from '../simulation/validationFigures.js';
 import {
   CALL_VALIDATION_BACKOFF as BACKOFF,
   CHAIN_CAPACITY,
@@ -29,15 +31,7 @@ import { followUpSection } from './followUpSection.js';
 import { type CallValidationRun, rowsOf } from './runCallValidation.js';
 
 /** What the page says about the run that made it. */
-export interface CallValidationContext {
-  /** The source revision measured (`sourceRevision`). */
-  readonly revision: string;
-  /** Wall-clock seconds of the whole run. */
-  readonly seconds: number;
-  /** The load averages (`os.loadavg()`) at the start and at the end. */
-  readonly loadAtStart: readonly number[];
-  readonly loadAtEnd: readonly number[];
-}
+export type CallValidationContext = ValidationRunContext;
 
 /** The page's text. */
 export function callValidationMarkdown(

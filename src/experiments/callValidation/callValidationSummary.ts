@@ -3,21 +3,14 @@
  * selection of outcomes converged, were bistable or lie within the target, the largest and mean
  * gaps; and the names the page and the CSV give the equilibria and the runs' matches.
  */
-import { fixed, plusMinus } from '../../report/numberFormat.js';
+import { fmt, max, mean, pm, stateList } from '../simulation/validationFigures.js';
 import { type Group, TARGET } from './callValidationCases.js';
 import { type Outcome, type Row, rowsOf } from './runCallValidation.js';
 
-/** A figure with 4 decimals (or `d`). */
-export const fmt = (x: number, d = 4) => fixed(x, d);
-/** A mean ± its 95 % half-width, 4 decimals. */
-export const pm = (x: number, h: number) => plusMinus(x, h, 4);
+export { fmt, max, mean, pm, stateList };
+
 /** Whether a class figure lies within {@link TARGET} of the simulation. */
 export const within = (r: Row) => r.gap <= TARGET;
-/** The mean of `xs`. */
-export const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-/** The largest of `xs`. */
-export const max = (xs: readonly number[]) => Math.max(...xs);
-
 /** A selection of outcomes in summary. */
 export interface Summary {
   readonly cases: number;
@@ -60,8 +53,6 @@ export function byGroup(outcomes: readonly Outcome[], g: Group): Outcome[] {
   return outcomes.filter((o) => o.c.group === g);
 }
 
-/** The kinds of the analysis's equilibria, `+`-separated: `healthy+storm`. */
-export const stateList = (o: Outcome) => o.report.equilibria.map((e) => e.kind).join('+');
 /**
  * An equilibrium's name on the page: its kind, and its place in the list where two share a kind
  * (a rising load that tipped into one storm beside another from saturation: "storm 1", "storm 2").

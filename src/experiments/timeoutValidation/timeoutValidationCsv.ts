@@ -3,9 +3,10 @@
  * point and class. Pure.
  */
 import { csvLine } from '../../report/csv.js';
+import { FIGURE_COLUMNS, figureCells } from '../simulation/validationFigures.js';
 import { type Outcome, rowsOf } from './runTimeoutValidation.js';
 import { TIMED_CAPACITY } from './timeoutCases.js';
-import { stateList, within } from './timeoutValidationSummary.js';
+import { within } from './timeoutValidationSummary.js';
 
 /** The CSV file's text: a header, then one line per point and class in the cases' order. */
 export function timeoutValidationCsv(outcomes: readonly Outcome[]): string {
@@ -19,17 +20,7 @@ export function timeoutValidationCsv(outcomes: readonly Outcome[]): string {
       'rho',
       'timeoutServiceTimes',
       'timeoutMs',
-      'converged',
-      'equilibria',
-      'tippedAt',
-      'class',
-      'k',
-      'analysis',
-      'analysisHealthy',
-      'analysisStorm',
-      'simulation',
-      'simulationCi95',
-      'absGap',
+      ...FIGURE_COLUMNS,
       'within002',
       'trivial',
       'runsMatchedHealthy',
@@ -52,17 +43,7 @@ export function timeoutValidationCsv(outcomes: readonly Outcome[]): string {
         p.rho ?? p.rho0 ?? '',
         p.x ?? '',
         p.timeoutMs ?? (p.x === undefined ? '' : (1000 * p.x) / TIMED_CAPACITY),
-        r.o.report.converged ? 'yes' : 'no',
-        stateList(r.o),
-        r.o.report.tippedAt ?? '',
-        r.cls,
-        r.k,
-        r.pred,
-        r.predHealthy,
-        r.predStorm,
-        r.sim,
-        r.simCi95,
-        r.gap,
+        ...figureCells(r),
         within(r) ? 'yes' : 'no',
         r.trivial ? 'yes' : 'no',
         count('healthy'),

@@ -4,6 +4,7 @@
  * wall-clock figures come in the context.
  */
 
+import type { ValidationRunContext } from '../simulation/validationFigures.js';
 import type { TimeoutValidationRun } from './runTimeoutValidation.js';
 import { TIMED_CAPACITY, TIMEOUT_VALIDATION } from './timeoutCases.js';
 import { GROUP_LABELS, GROUPS, TARGET, TRIVIAL } from './timeoutValidationCases.js';
@@ -24,15 +25,7 @@ const {
 } = TIMEOUT_VALIDATION;
 
 /** What the page says about the run that made it. */
-export interface TimeoutValidationContext {
-  /** The source revision measured (`sourceRevision`). */
-  readonly revision: string;
-  /** Wall-clock seconds of the whole run. */
-  readonly seconds: number;
-  /** The load averages (`os.loadavg()`) at the start and at the end. */
-  readonly loadAtStart: readonly number[];
-  readonly loadAtEnd: readonly number[];
-}
+export type TimeoutValidationContext = ValidationRunContext;
 
 /** The page's text. */
 export function timeoutValidationMarkdown(

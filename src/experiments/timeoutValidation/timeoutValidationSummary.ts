@@ -3,24 +3,15 @@
  * selection of points how many have one state, converged, or lie within the target where the
  * state is unique; and the formats and state names its CSV and page share.
  */
-import { fixed, plusMinus } from '../../report/numberFormat.js';
 import type { StateMatch } from '../simulation/equilibriumMatch.js';
+import { fmt, max, mean, pm, stateList } from '../simulation/validationFigures.js';
 import { type Outcome, type Row, rowsOf, stateLabel } from './runTimeoutValidation.js';
 import { type Group, TARGET } from './timeoutValidationCases.js';
 
-/** A figure with 4 decimals (or `d`). */
-export const fmt = (x: number, d = 4) => fixed(x, d);
-/** A mean ± its 95 % half-width, 4 decimals. */
-export const pm = (x: number, h: number) => plusMinus(x, h, 4);
+export { fmt, max, mean, pm, stateList };
+
 /** Whether a class figure lies within {@link TARGET} of the simulation. */
 export const within = (r: Row) => r.gap <= TARGET;
-/** The largest of `xs`; NaN when empty. */
-export const max = (xs: readonly number[]) => (xs.length === 0 ? Number.NaN : Math.max(...xs));
-/** The mean of `xs`; NaN when empty. */
-export const mean = (xs: readonly number[]) =>
-  xs.length === 0 ? Number.NaN : xs.reduce((a, b) => a + b, 0) / xs.length;
-/** The kinds of the analysis's equilibria, `+`-separated: `healthy+storm`. */
-export const stateList = (o: Outcome) => o.report.equilibria.map((e) => e.kind).join('+');
 /** Per equilibrium, its label and how many runs `pick` matched to it: `healthy 7, storm 3`. */
 export const matchCounts = (o: Outcome, pick: (m: Outcome['matches'][number]) => StateMatch) =>
   o.report.equilibria
