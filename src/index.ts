@@ -68,7 +68,13 @@ export type {
   RetryListeners,
 } from './runtime/adapter.js';
 export { currentContext, type RequestContext, runWithContext } from './runtime/context.js';
-export { AttemptTimeoutError, DifftryError, errorCode, isDifftryError } from './runtime/errors.js';
+export {
+  AttemptTimeoutError,
+  DifftryError,
+  errorCode,
+  InvalidArgumentError,
+  isDifftryError,
+} from './runtime/errors.js';
 export {
   type DifftryFetchOptions,
   difftryFetch,

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 import type { ModelName } from '../model/phi/Phi.js';
 import type { NetworkSpec } from './schema.js';
 
@@ -50,7 +51,7 @@ export function applyOverrides(
   const classNames = network.classes.map((c) => c.name);
   for (const name of Object.keys(retries ?? {})) {
     if (name !== EVERY_CLASS && !classNames.includes(name)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `--retries names class "${name}", expected one of the file's classes (${classNames.join(', ')})`,
       );
     }

@@ -1,4 +1,6 @@
-const BRAND = Symbol.for('difftry.error');
+/** The mark of an error difftry threw on purpose, the same in every copy of the module. */
+export const DIFFTRY_ERROR_BRAND: unique symbol = Symbol.for('difftry.error') as never;
+const BRAND = DIFFTRY_ERROR_BRAND;
 
 /**
  * The base of every error difftry throws on purpose — a runtime timeout, a bad network file, a
@@ -22,6 +24,17 @@ export class DifftryError extends Error {
     super(message, options);
     this.code = code;
     this.name = 'DifftryError';
+  }
+
+  /**
+   * `error instanceof DifftryError` holds for every error difftry threw on purpose (its brand),
+   * the argument errors that are also `RangeError`s ({@link InvalidArgumentError}) included; a
+   * subclass (`error instanceof SpecError`) checks its prototype chain as usual.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return this === DifftryError
+      ? isDifftryError(value)
+      : Function.prototype[Symbol.hasInstance].call(this, value);
   }
 }
 

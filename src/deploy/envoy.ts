@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 import { classHeader, envoyVirtualHost } from './envoyVirtualHost.js';
 import type { EdgeRulePlan, MeshPlan, ServicePlan } from './meshPlan.js';
 import { strictEdgeConnectionManager } from './strictEdge.js';
@@ -165,13 +166,13 @@ export function classCluster(upstream: string, className: string): string {
 function checkClassBudgets(plan: MeshPlan, budgets: Readonly<Record<string, EnvoyClassBudget>>) {
   for (const [className, budget] of Object.entries(budgets)) {
     if (!plan.classes.includes(className)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `retry budget for class "${className}", which the network does not have (classes: ${plan.classes.join(', ')})`,
       );
     }
     const { budgetPercent, minRetryConcurrency } = budget;
     if (!(budgetPercent >= 0 && budgetPercent <= 100)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `retry budget of ${className}: expected a percentage in [0, 100], got ${budgetPercent}`,
       );
     }
@@ -179,7 +180,7 @@ function checkClassBudgets(plan: MeshPlan, budgets: Readonly<Record<string, Envo
       minRetryConcurrency !== undefined &&
       !(Number.isInteger(minRetryConcurrency) && minRetryConcurrency >= 0)
     ) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `retry budget of ${className}: expected a minimum retry concurrency that is an integer ≥ 0, got ${minRetryConcurrency}`,
       );
     }

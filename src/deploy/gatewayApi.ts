@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 import type { BackoffDescription } from '../model/backoff/BackoffDescription.js';
 import { gatewayDuration } from './durations.js';
 import {
@@ -92,13 +93,15 @@ export function gatewayApiManifest(plan: MeshPlan, options: GatewayApiOptions = 
   const names = kubernetesNames(plan);
   const nameOf = (service: string) => names.get(service) as string;
   if (plan.classes.length + 1 > MAX_RULES_PER_ROUTE) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `${plan.classes.length} classes need ${plan.classes.length + 1} rules per HTTPRoute, more than the ${MAX_RULES_PER_ROUTE} one route may have`,
     );
   }
   for (const status of plan.retryStatuses) {
     if (!Number.isInteger(status) || status < 400 || status > 599) {
-      throw new RangeError(`retried status ${status}: an HTTPRoute retries only 400 to 599`);
+      throw new InvalidArgumentError(
+        `retried status ${status}: an HTTPRoute retries only 400 to 599`,
+      );
     }
   }
   const retry = (hop: ClassHop) => ({

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 import { gatewayDuration } from './durations.js';
 import { isDnsSubdomain } from './kubernetesNames.js';
 import { type KubernetesObject, objectMeta } from './kubernetesObject.js';
@@ -46,7 +47,7 @@ export interface RouteMatch {
  */
 export function checkHeaderValue(value: string, what: string): string {
   if (!HEADER_VALUE.test(value)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `${what}: "${value}" cannot be an HTTP header value (printable ASCII, single inner spaces)`,
     );
   }
@@ -56,7 +57,7 @@ export function checkHeaderValue(value: string, what: string): string {
 /** @throws RangeError when `name` is not a Kubernetes object name (`what` names the option). */
 export function checkObjectName(name: string, what: string): string {
   if (!isDnsSubdomain(name)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `${what}: expected a Kubernetes object name (lower-case letters, digits, '-' and '.'), got "${name}"`,
     );
   }
@@ -163,7 +164,7 @@ export function upstreamHops(plan: MeshPlan): UpstreamHops[] {
       if (seen === undefined) {
         found.set(upstream.service, { caller: caller.name, hops });
       } else if (JSON.stringify(seen.hops) !== JSON.stringify(hops)) {
-        throw new RangeError(
+        throw new InvalidArgumentError(
           `"${seen.caller}" and "${caller.name}" call "${upstream.service}" with different retry policies; a route attached to a Service applies to every caller`,
         );
       }
@@ -297,13 +298,13 @@ function pickedClass(
 function regionOfRule(rule: EdgeRulePlan, what: string): EdgeRegion {
   const path = rule.path === undefined ? '/' : rule.path.replace(/\/+$/, '') || '/';
   if (/\/\/|\/\.\.?(\/|$)|%2f/i.test(path)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `${what}: path "${rule.path}" has '//', '/./', '/../' or '%2F', which HTTPRoute paths may not`,
     );
   }
   const method = rule.method?.toUpperCase();
   if (method !== undefined && !ROUTE_METHODS.has(method)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `${what}: method "${rule.method}" is not one an HTTPRoute can match (${[...ROUTE_METHODS].join(', ')})`,
     );
   }
@@ -364,7 +365,7 @@ export function compileEdgeRules(service: ServicePlan): CompiledEdge {
       }
     }
     if (closure.size > MAX_REGIONS) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `${service.name}: its edge rules overlap in more than ${MAX_REGIONS} ways; merge some`,
       );
     }
@@ -409,7 +410,7 @@ export function compileEdgeRules(service: ServicePlan): CompiledEdge {
   // A rule matching every request is the default rule itself.
   compiled = compiled.filter((r) => regionKey(r.region) !== regionKey(universe));
   if (compiled.length + 1 > MAX_RULES_PER_ROUTE) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `${service.name}: its edge rules need ${compiled.length + 1} HTTPRoute rules, more than the ${MAX_RULES_PER_ROUTE} one route may have; merge some`,
     );
   }

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 import type { BackoffDescription } from '../model/backoff/BackoffDescription.js';
 import { protoDuration } from './durations.js';
 import { envoyBackOff } from './envoyRetryPolicy.js';
@@ -67,7 +68,9 @@ const HOST = /^(\*|(\*\.)?[a-z0-9]([-a-z0-9.]*[a-z0-9])?)$/;
 export function istioManifest(plan: MeshPlan, options: IstioOptions): MeshManifest {
   const namespace = options.namespace;
   if (!isDnsLabel(namespace)) {
-    throw new RangeError(`namespace: expected a Kubernetes namespace, got "${namespace}"`);
+    throw new InvalidArgumentError(
+      `namespace: expected a Kubernetes namespace, got "${namespace}"`,
+    );
   }
   const gateway = options.gateway;
   if (gateway !== undefined) checkGateway(gateway);
@@ -367,17 +370,17 @@ function checkGateway(gateway: string): void {
     DNS_SUBDOMAIN.test(name) &&
     name.length <= 253;
   if (!ok) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `gateway: expected an Istio Gateway as NAME or NAMESPACE/NAME (lower-case), got "${gateway}"`,
     );
   }
 }
 
 function checkHosts(hosts: readonly string[]): void {
-  if (hosts.length === 0) throw new RangeError('hosts: expected at least one host');
+  if (hosts.length === 0) throw new InvalidArgumentError('hosts: expected at least one host');
   for (const host of hosts) {
     if (!HOST.test(host) || host.length > 253) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `hosts: expected "*" or a lower-case DNS name (optionally "*.name"), got "${host}"`,
       );
     }

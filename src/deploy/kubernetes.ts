@@ -3,6 +3,7 @@ import { stringify } from 'yaml';
 import { checkSidecarConfig } from '../config/parseSidecarConfig.js';
 import type { NetworkSpec } from '../config/schema.js';
 import type { EdgeRuleConfig, SidecarConfigInput } from '../config/sidecarSchema.js';
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 import { isDnsLabel, isDnsSubdomain, kubernetesNames } from './kubernetesNames.js';
 import { type KubernetesObject, type MeshManifest, objectMeta } from './kubernetesObject.js';
 import { meshPlan } from './meshPlan.js';
@@ -136,13 +137,15 @@ function resolveOptions(options: KubernetesOptions): ResolvedOptions {
   };
   for (const [name, port] of Object.entries(ports)) {
     if (!(Number.isInteger(port) && port >= 1 && port <= 65_535)) {
-      throw new RangeError(`ports.${name} should be an integer from 1 to 65535, got ${port}`);
+      throw new InvalidArgumentError(
+        `ports.${name} should be an integer from 1 to 65535, got ${port}`,
+      );
     }
   }
   // The application and the sidecar share the pod's network: no two of them on one port.
   const inPod = [ports.inbound, ports.outbound, ports.admin, ports.app];
   if (new Set(inPod).size !== inPod.length) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `ports: the inbound, outbound, admin and app ports share one pod and must differ, got ${inPod.join(', ')}`,
     );
   }
@@ -151,7 +154,9 @@ function resolveOptions(options: KubernetesOptions): ResolvedOptions {
     ['proxyImage', options.proxyImage],
   ] as const) {
     if (image === '' || /\s/.test(image)) {
-      throw new RangeError(`${name} should be an image reference, got ${JSON.stringify(image)}`);
+      throw new InvalidArgumentError(
+        `${name} should be an image reference, got ${JSON.stringify(image)}`,
+      );
     }
   }
   const tokenSecret = options.tokenSecret ?? 'difftry-mesh-token';
@@ -161,26 +166,26 @@ function resolveOptions(options: KubernetesOptions): ResolvedOptions {
     ['edgeSecret', edgeSecret],
   ] as const) {
     if (!isDnsSubdomain(secret)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `${name} should be a Secret name (lower-case letters, digits, '-' and '.'), got ${JSON.stringify(secret)}`,
       );
     }
   }
   const namespace = options.namespace ?? 'default';
   if (!isDnsLabel(namespace)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `namespace should be an RFC 1123 label (lower-case letters, digits and '-', at most 63), got ${JSON.stringify(namespace)}`,
     );
   }
   const clusterDomain = options.clusterDomain ?? 'cluster.local';
   if (!isDnsSubdomain(clusterDomain)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `clusterDomain should be a DNS name, got ${JSON.stringify(clusterDomain)}`,
     );
   }
   const replicas = options.replicas ?? 1;
   if (!(Number.isInteger(replicas) && replicas >= 1)) {
-    throw new RangeError(`replicas should be an integer ≥ 1, got ${replicas}`);
+    throw new InvalidArgumentError(`replicas should be an integer ≥ 1, got ${replicas}`);
   }
   return {
     namespace,

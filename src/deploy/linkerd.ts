@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 import {
   anyPath,
   classMatch,
@@ -83,7 +84,7 @@ export function linkerdManifest(plan: MeshPlan, options: LinkerdOptions = {}): M
   const names = kubernetesNames(plan);
   for (const status of plan.retryStatuses) {
     if (!Number.isInteger(status) || status < 100 || status > 599) {
-      throw new RangeError(`retried status ${status}: Linkerd retries only 100 to 599`);
+      throw new InvalidArgumentError(`retried status ${status}: Linkerd retries only 100 to 599`);
     }
   }
   const objects: KubernetesObject[] = [];

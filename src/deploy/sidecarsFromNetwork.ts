@@ -2,6 +2,7 @@ import { outgoingEdges } from '../config/networkRules.js';
 import { type ResolvedHops, resolveHops } from '../config/resolveHops.js';
 import type { NetworkSpec } from '../config/schema.js';
 import type { EdgeRuleConfig, SidecarConfigInput } from '../config/sidecarSchema.js';
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 
 /** Options of {@link sidecarsFromNetwork}: where things listen, since a network file has no ports. */
 export interface SidecarsFromNetworkOptions {
@@ -107,7 +108,7 @@ export function sidecarsFromNetwork(
         ] as const);
   for (const [name, first, last] of ranges) {
     if (!(Number.isInteger(first) && first >= 1 && last <= 65_535)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `${name} should be an integer from 1 to ${65_536 - (name === 'basePort' ? 2 : 1) * count} for ${count} services, got ${first}`,
       );
     }

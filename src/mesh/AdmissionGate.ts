@@ -1,4 +1,5 @@
 /** What {@link AdmissionGate.enter} decided for an arriving request. */
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 export type Admission = 'run' | 'queued' | 'rejected';
 
 /**
@@ -31,10 +32,10 @@ export class AdmissionGate<T> {
    */
   constructor(concurrency: number, capacity: number) {
     if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
-      throw new RangeError(`concurrency should be an integer ≥ 1, got ${concurrency}`);
+      throw new InvalidArgumentError(`concurrency should be an integer ≥ 1, got ${concurrency}`);
     }
     if (!(Number.isInteger(capacity) && capacity >= concurrency)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `capacity (system capacity m) should be an integer ≥ concurrency (${concurrency}), got ${capacity}`,
       );
     }

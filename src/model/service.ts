@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 import { brentRoot } from './numeric/brent.js';
 import { phiFor } from './phi/index.js';
 import type { ModelName, Phi } from './phi/Phi.js';
@@ -178,27 +179,29 @@ export function attemptRejection(
 
 function checkServiceLoad(load: ServiceLoad): void {
   if (!(Number.isFinite(load.capacity) && load.capacity > 0)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `capacity should be a positive finite number (requests/s), got ${load.capacity}`,
     );
   }
   if (!(Number.isInteger(load.queue) && load.queue >= 1)) {
-    throw new RangeError(`queue should be an integer ≥ 1, got ${load.queue}`);
+    throw new InvalidArgumentError(`queue should be an integer ≥ 1, got ${load.queue}`);
   }
   load.classes.forEach((c, p) => {
     if (!(Number.isFinite(c.arrivalRate) && c.arrivalRate >= 0)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `classes[${p}].arrivalRate should be a finite number ≥ 0, got ${c.arrivalRate}`,
       );
     }
     if (!(Number.isInteger(c.retryLimit) && c.retryLimit >= 0 && c.retryLimit <= 1000)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `classes[${p}].retryLimit should be an integer in [0, 1000], got ${c.retryLimit}`,
       );
     }
     for (const alpha of c.residualAlphas ?? []) {
       if (!(alpha >= 0 && alpha <= 1)) {
-        throw new RangeError(`classes[${p}].residualAlphas should lie in [0, 1], got ${alpha}`);
+        throw new InvalidArgumentError(
+          `classes[${p}].residualAlphas should lie in [0, 1], got ${alpha}`,
+        );
       }
     }
   });

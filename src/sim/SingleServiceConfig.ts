@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 import { type BackoffDescription, DEFAULT_BACKOFF } from '../model/backoff/BackoffDescription.js';
 import { checkBackoff } from '../model/backoff/retryDelay.js';
 import { exponentialDistribution } from '../model/distributions/exponential.js';
@@ -79,29 +80,33 @@ export function resolveSingleServiceConfig(
 ): ResolvedSingleServiceConfig {
   const { capacity, queue, duration, seed } = config;
   if (!(Number.isFinite(capacity) && capacity > 0)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `capacity should be a positive finite number of requests/s, got ${capacity}`,
     );
   }
   if (!((Number.isInteger(queue) && queue >= 1) || queue === Number.POSITIVE_INFINITY)) {
-    throw new RangeError(`queue should be an integer ≥ 1 (or Infinity), got ${queue}`);
+    throw new InvalidArgumentError(`queue should be an integer ≥ 1 (or Infinity), got ${queue}`);
   }
   if (!(Number.isFinite(duration) && duration > 0)) {
-    throw new RangeError(`duration should be a positive finite number of seconds, got ${duration}`);
+    throw new InvalidArgumentError(
+      `duration should be a positive finite number of seconds, got ${duration}`,
+    );
   }
   const warmup = config.warmup ?? DEFAULT_WARMUP_FRACTION * duration;
   if (!(Number.isFinite(warmup) && warmup >= 0)) {
-    throw new RangeError(`warmup should be a non-negative finite number of seconds, got ${warmup}`);
+    throw new InvalidArgumentError(
+      `warmup should be a non-negative finite number of seconds, got ${warmup}`,
+    );
   }
   if (!Number.isSafeInteger(seed)) {
     throw new TypeError(`seed should be a safe integer, got ${seed}`);
   }
   const stream = config.stream ?? 0;
   if (!(Number.isInteger(stream) && stream >= 0)) {
-    throw new RangeError(`stream should be a non-negative integer, got ${stream}`);
+    throw new InvalidArgumentError(`stream should be a non-negative integer, got ${stream}`);
   }
   if (!Array.isArray(config.classes) || config.classes.length === 0) {
-    throw new RangeError('classes should be a non-empty array');
+    throw new InvalidArgumentError('classes should be a non-empty array');
   }
   const names = new Set<string>();
   const classes = config.classes.map((entry, index): Required<SingleServiceClass> => {
@@ -109,15 +114,16 @@ export function resolveSingleServiceConfig(
     if (typeof name !== 'string' || name === '') {
       throw new TypeError(`classes[${index}].name should be a non-empty string, got ${name}`);
     }
-    if (names.has(name)) throw new RangeError(`classes[${index}].name "${name}" is repeated`);
+    if (names.has(name))
+      throw new InvalidArgumentError(`classes[${index}].name "${name}" is repeated`);
     names.add(name);
     if (!(Number.isFinite(arrivalRate) && arrivalRate >= 0)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `classes[${index}].arrivalRate should be a non-negative finite number of requests/s, got ${arrivalRate}`,
       );
     }
     if (!(Number.isInteger(retryLimit) && retryLimit >= 0)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `classes[${index}].retryLimit should be an integer ≥ 0, got ${retryLimit}`,
       );
     }

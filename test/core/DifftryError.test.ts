@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { isUsageError, UsageError } from '../../src/cli/UsageError.js';
+import { generateNetwork } from '../../src/config/generators/generateNetwork.js';
 import { parseNetwork } from '../../src/config/parseNetwork.js';
 import { isSpecError, type SpecError } from '../../src/config/SpecError.js';
 import { DifftryError, isDifftryError } from '../../src/core/DifftryError.js';
+import { InvalidArgumentError } from '../../src/core/InvalidArgumentError.js';
+import { checkNetworkModel } from '../../src/model/network/checkNetworkModel.js';
 import { AttemptTimeoutError } from '../../src/runtime/errors.js';
 
 describe('DifftryError: one base with stable codes', () => {
@@ -53,5 +56,33 @@ describe('DifftryError: one base with stable codes', () => {
   it('keeps the cause', () => {
     const cause = new Error('disk');
     expect(new UsageError('cannot write', { cause }).cause).toBe(cause);
+  });
+
+  it('gives a bad argument the code DIFFTRY_INVALID_ARGUMENT, still a RangeError', () => {
+    const thrown: unknown[] = [];
+    for (const run of [
+      () => generateNetwork('dgg', { services: 0 }),
+      () =>
+        checkNetworkModel({
+          classes: [{ name: 'c', retryLimit: -1 }],
+          services: [],
+        }),
+    ]) {
+      try {
+        run();
+      } catch (error) {
+        thrown.push(error);
+      }
+    }
+    expect(thrown).toHaveLength(2);
+    for (const error of thrown) {
+      expect(error).toBeInstanceOf(RangeError);
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect(error).toBeInstanceOf(DifftryError);
+      expect(isDifftryError(error) && error.code).toBe('DIFFTRY_INVALID_ARGUMENT');
+      expect(isSpecError(error)).toBe(false);
+      expect(error instanceof AttemptTimeoutError).toBe(false);
+    }
+    expect(new RangeError('x') instanceof DifftryError).toBe(false);
   });
 });

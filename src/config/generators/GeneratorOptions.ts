@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { RandomSource } from '../../model/random.js';
 import { seededRandom } from '../../model/random.js';
 
@@ -76,10 +77,10 @@ export function resolveGeneratorOptions(
   checkIntegerIn('services', services, minServices, maxServices, ` for a ${networkKind} network`);
   checkIntegerIn('classes', classes, 1, MAX_GENERATED_CLASSES);
   if (!Number.isSafeInteger(seed)) {
-    throw new RangeError(`seed should be a safe integer, got ${seed}`);
+    throw new InvalidArgumentError(`seed should be a safe integer, got ${seed}`);
   }
   if (!(Number.isFinite(arrivalRate) && arrivalRate > 0)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `arrivalRate should be a positive number (requests/s), got ${arrivalRate}`,
     );
   }
@@ -95,7 +96,9 @@ export function resolveGeneratorOptions(
 /** Checks the `form` option and applies its default, `routes`. */
 export function resolveForm(form: unknown = 'routes'): EdgeForm {
   if (form === 'routes' || form === 'calls') return form;
-  throw new RangeError(`form should be one of ${EDGE_FORMS.join(', ')}, got ${String(form)}`);
+  throw new InvalidArgumentError(
+    `form should be one of ${EDGE_FORMS.join(', ')}, got ${String(form)}`,
+  );
 }
 
 /** @throws {RangeError} unless `value` is an integer in [min, max]. */
@@ -107,7 +110,7 @@ export function checkIntegerIn(
   context = '',
 ): void {
   if (Number.isInteger(value) && value >= min && value <= max) return;
-  throw new RangeError(
+  throw new InvalidArgumentError(
     `${name} should be an integer from ${min} to ${max}${context}, got ${value}`,
   );
 }

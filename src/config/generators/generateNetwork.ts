@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { NetworkSpec } from '../schema.js';
 import { type CyclicOptions, generateCyclic } from './generateCyclic.js';
 import { generateDgg } from './generateDgg.js';
@@ -30,11 +31,15 @@ export function isNetworkKind(kind: unknown): kind is NetworkKind {
  */
 export function generateNetwork(kind: NetworkKind, options: GenerateNetworkOptions): NetworkSpec {
   if (!isNetworkKind(kind)) {
-    throw new RangeError(`kind should be one of ${NETWORK_KINDS.join(', ')}, got ${String(kind)}`);
+    throw new InvalidArgumentError(
+      `kind should be one of ${NETWORK_KINDS.join(', ')}, got ${String(kind)}`,
+    );
   }
   const { backEdges, form, ...common } = options;
   if (kind !== 'cyclic' && backEdges !== undefined) {
-    throw new RangeError(`backEdges applies only to cyclic networks, got ${backEdges} for ${kind}`);
+    throw new InvalidArgumentError(
+      `backEdges applies only to cyclic networks, got ${backEdges} for ${kind}`,
+    );
   }
   switch (kind) {
     case 'mubench':
@@ -43,7 +48,7 @@ export function generateNetwork(kind: NetworkKind, options: GenerateNetworkOptio
       return generateDgg({ ...common, form });
     case 'cyclic':
       if (form !== undefined && form !== 'routes') {
-        throw new RangeError(
+        throw new InvalidArgumentError(
           `form should be routes for a cyclic network (calls must stay acyclic), got ${form}`,
         );
       }

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { RandomSource } from '../random.js';
 import type { BackoffDescription } from './BackoffDescription.js';
 
@@ -132,7 +133,7 @@ export function checkBackoff(backoff: BackoffDescription): void {
   const positive = (name: string, value: number | undefined, allowZero = false) => {
     if (value === undefined) return;
     if (!(Number.isFinite(value) && (allowZero ? value >= 0 : value > 0))) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `backoff.${name} should be a ${allowZero ? 'non-negative' : 'positive'} finite number of milliseconds, got ${value}`,
       );
     }
@@ -151,13 +152,15 @@ export function checkBackoff(backoff: BackoffDescription): void {
         backoff.factor !== undefined &&
         !(Number.isFinite(backoff.factor) && backoff.factor >= 1)
       ) {
-        throw new RangeError(`backoff.factor should be a finite number ≥ 1, got ${backoff.factor}`);
+        throw new InvalidArgumentError(
+          `backoff.factor should be a finite number ≥ 1, got ${backoff.factor}`,
+        );
       }
       if (
         backoff.jitter !== undefined &&
         !['none', 'full', 'equal', 'decorrelated'].includes(backoff.jitter)
       ) {
-        throw new RangeError(
+        throw new InvalidArgumentError(
           `backoff.jitter should be one of none, full, equal, decorrelated, got ${JSON.stringify(backoff.jitter)}`,
         );
       }

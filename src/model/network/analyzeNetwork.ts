@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { FIXED_POINT_TOLERANCE } from '../service.js';
 import type { AnalysisProgress } from './AnalysisProgress.js';
 import { type CallEquilibria, callEquilibria } from './callEquilibria.js';
@@ -137,7 +138,7 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
   const structure = routingStructure(network);
   for (const closed of structure.closedSets) {
     const names = closed.services.map((i) => network.services[i]?.name).join(', ');
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `class ${network.classes[closed.classIndex]?.name}: requests routed into ${names} can never leave ` +
         '(their route probabilities sum to 1 around a cycle), so ρ(F) = 1; the standard equations need ρ(F) < 1',
     );
@@ -149,7 +150,7 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
     usesTimedRouting(network) ||
     (mode === 'routing' && options.equilibria !== undefined && 'form' in options.equilibria);
   if (timed && network.services.some((s) => s.residualAlphas !== undefined)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       'per-try timeouts and the residual-time correction cannot be combined yet: drop residual: true or the timeouts',
     );
   }
@@ -354,7 +355,7 @@ function takeEquilibria<S extends { readonly stable: boolean }>(
   states: ReportedState[],
 ): S {
   const [first] = given.equilibria;
-  if (first === undefined) throw new RangeError('equilibria: expected at least one');
+  if (first === undefined) throw new InvalidArgumentError('equilibria: expected at least one');
   for (const { kind, solution } of given.equilibria)
     states.push({ kind, stable: solution.stable, state: toState(solution) });
   return first.solution;

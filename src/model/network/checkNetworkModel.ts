@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { NetworkModel, NetworkService } from './NetworkModel.js';
 import { ROUTE_SUM_TOLERANCE } from './routeSumTolerance.js';
 import { successorLists, topologicalOrder } from './topology.js';
@@ -20,24 +21,26 @@ export function checkNetworkModel(network: NetworkModel): void {
   const mode = networkMode(network);
   const classCount = network.classes.length;
   const serviceCount = network.services.length;
-  if (classCount === 0) throw new RangeError('a network needs at least one class');
-  if (serviceCount === 0) throw new RangeError('a network needs at least one service');
+  if (classCount === 0) throw new InvalidArgumentError('a network needs at least one class');
+  if (serviceCount === 0) throw new InvalidArgumentError('a network needs at least one service');
   network.services.forEach((service, i) => {
     const where = `services[${i}] (${service.name})`;
     checkMode(service, mode, where);
     if (!(Number.isFinite(service.capacity) && service.capacity > 0)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `${where}.capacity should be a positive finite number, got ${service.capacity}`,
       );
     }
     for (let p = 0; p < classCount; p++) {
       const rate = service.arrivals[p] ?? 0;
       if (!(Number.isFinite(rate) && rate >= 0)) {
-        throw new RangeError(`${where}.arrivals[${p}] should be a finite number ≥ 0, got ${rate}`);
+        throw new InvalidArgumentError(
+          `${where}.arrivals[${p}] should be a finite number ≥ 0, got ${rate}`,
+        );
       }
       const k = service.retryLimits[p] ?? network.classes[p]?.retryLimit ?? 0;
       if (!(Number.isInteger(k) && k >= 0 && k <= MAX_RETRY_LIMIT)) {
-        throw new RangeError(
+        throw new InvalidArgumentError(
           `${where}.retryLimits[${p}] should be an integer in [0, ${MAX_RETRY_LIMIT}], got ${k}`,
         );
       }
@@ -49,16 +52,18 @@ export function checkNetworkModel(network: NetworkModel): void {
     ];
     for (const edge of edges) {
       if (!(Number.isInteger(edge.to) && edge.to >= 0 && edge.to < serviceCount)) {
-        throw new RangeError(`${where} names an unknown service index ${edge.to}`);
+        throw new InvalidArgumentError(`${where} names an unknown service index ${edge.to}`);
       }
       if ('n' in edge && !(Number.isInteger(edge.n) && edge.n >= 1)) {
-        throw new RangeError(`${where} has a call count n ${edge.n}, expected an integer ≥ 1`);
+        throw new InvalidArgumentError(
+          `${where} has a call count n ${edge.n}, expected an integer ≥ 1`,
+        );
       }
     }
     for (let p = 0; p < (service.timeouts?.length ?? 0); p++) {
       const seconds = service.timeouts?.[p];
       if (seconds !== undefined && !(seconds > 0)) {
-        throw new RangeError(
+        throw new InvalidArgumentError(
           `${where}.timeouts[${p}] should be a positive number of seconds, got ${seconds}`,
         );
       }
@@ -69,7 +74,7 @@ export function checkNetworkModel(network: NetworkModel): void {
     mode === 'calls' &&
     topologicalOrder(successorLists(network.services, { routes: false, calls: true })) === undefined
   ) {
-    throw new RangeError('calls must form a DAG (no service may call itself back)');
+    throw new InvalidArgumentError('calls must form a DAG (no service may call itself back)');
   }
 }
 
@@ -87,10 +92,12 @@ export function networkMode(network: NetworkModel): 'routing' | 'calls' {
 function checkMode(service: NetworkService, mode: 'routing' | 'calls', where: string): void {
   if (mode === 'routing') {
     if ((service.calls?.length ?? 0) > 0 || (service.branches?.length ?? 0) > 0) {
-      throw new RangeError(`${where} has calls in a routing-mode network; set mode: 'calls'`);
+      throw new InvalidArgumentError(
+        `${where} has calls in a routing-mode network; set mode: 'calls'`,
+      );
     }
   } else if (service.routes.length > 0) {
-    throw new RangeError(`${where} has routes in a call-graph network`);
+    throw new InvalidArgumentError(`${where} has routes in a call-graph network`);
   }
 }
 
@@ -98,7 +105,9 @@ function checkMode(service: NetworkService, mode: 'routing' | 'calls', where: st
 function checkProbabilities(service: NetworkService, network: NetworkModel, where: string): void {
   for (const route of service.routes) {
     if (!(route.p >= 0 && route.p <= 1)) {
-      throw new RangeError(`${where} has a route probability ${route.p}, expected one in [0, 1]`);
+      throw new InvalidArgumentError(
+        `${where} has a route probability ${route.p}, expected one in [0, 1]`,
+      );
     }
   }
   network.classes.forEach((c, p) => {
@@ -107,7 +116,7 @@ function checkProbabilities(service: NetworkService, network: NetworkModel, wher
       if (route.classIndex === undefined || route.classIndex === p) total += route.p;
     }
     if (total > 1 + ROUTE_SUM_TOLERANCE) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `${where} routes of class ${c.name} should sum to at most 1, got ${total}`,
       );
     }
@@ -116,11 +125,13 @@ function checkProbabilities(service: NetworkService, network: NetworkModel, wher
   let branchTotal = 0;
   for (const branch of branches) {
     if (!(branch.p >= 0 && branch.p <= 1)) {
-      throw new RangeError(`${where} has a branch probability ${branch.p}, expected one in [0, 1]`);
+      throw new InvalidArgumentError(
+        `${where} has a branch probability ${branch.p}, expected one in [0, 1]`,
+      );
     }
     branchTotal += branch.p;
   }
   if (branchTotal > 1 + ROUTE_SUM_TOLERANCE) {
-    throw new RangeError(`${where} branches should sum to at most 1, got ${branchTotal}`);
+    throw new InvalidArgumentError(`${where} branches should sum to at most 1, got ${branchTotal}`);
   }
 }

@@ -1,4 +1,5 @@
 /** What {@link checkRetryingService} checks of one service with retrying classes. */
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 export interface RetryingService {
   readonly capacity: number;
   readonly queue: number;
@@ -13,18 +14,22 @@ export interface RetryingService {
 export function checkRetryingService(service: Readonly<RetryingService>): void {
   const { capacity, queue, classes } = service;
   if (!(Number.isFinite(capacity) && capacity > 0)) {
-    throw new RangeError(`capacity should be a positive number per second, got ${capacity}`);
+    throw new InvalidArgumentError(
+      `capacity should be a positive number per second, got ${capacity}`,
+    );
   }
   if (!(Number.isInteger(queue) && queue >= 1)) {
-    throw new RangeError(`queue should be an integer ≥ 1, got ${queue}`);
+    throw new InvalidArgumentError(`queue should be an integer ≥ 1, got ${queue}`);
   }
-  if (classes.length === 0) throw new RangeError('classes should not be empty');
+  if (classes.length === 0) throw new InvalidArgumentError('classes should not be empty');
   classes.forEach((entry, p) => {
     if (!(Number.isFinite(entry.arrivalRate) && entry.arrivalRate >= 0)) {
-      throw new RangeError(`classes[${p}].arrivalRate should be ≥ 0, got ${entry.arrivalRate}`);
+      throw new InvalidArgumentError(
+        `classes[${p}].arrivalRate should be ≥ 0, got ${entry.arrivalRate}`,
+      );
     }
     if (!(Number.isInteger(entry.retryLimit) && entry.retryLimit >= 0)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `classes[${p}].retryLimit should be an integer ≥ 0, got ${entry.retryLimit}`,
       );
     }

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { brentRoot } from '../numeric/brent.js';
 import {
   bestSingleTimeout,
@@ -104,31 +105,33 @@ export function optimizeTimeouts(
 ): OptimizedTimeouts {
   const { depth } = options;
   if (!(Number.isInteger(depth) && depth >= 1 && depth <= 64)) {
-    throw new RangeError(`depth should be an integer from 1 to 64, got ${depth}`);
+    throw new InvalidArgumentError(`depth should be an integer from 1 to 64, got ${depth}`);
   }
   const seedCount = options.seeds ?? DEFAULT_SEEDS;
   if (!(Number.isInteger(seedCount) && seedCount >= 2 && seedCount <= 100_000)) {
-    throw new RangeError(`seeds should be an integer from 2 to 100000, got ${seedCount}`);
+    throw new InvalidArgumentError(`seeds should be an integer from 2 to 100000, got ${seedCount}`);
   }
   const maxNodes = options.maxNodes ?? 100_000;
   if (!(Number.isInteger(maxNodes) && maxNodes >= 1)) {
-    throw new RangeError(`maxNodes should be a positive integer, got ${maxNodes}`);
+    throw new InvalidArgumentError(`maxNodes should be a positive integer, got ${maxNodes}`);
   }
   const cost = options.cost ?? linearCost();
   const tz = options.tz ?? ceilingTimeout(distribution);
   if (!(Number.isFinite(tz) && tz > 0)) {
-    throw new RangeError(`tz should be a positive finite number of seconds, got ${tz}`);
+    throw new InvalidArgumentError(`tz should be a positive finite number of seconds, got ${tz}`);
   }
   const { mass, minObserved, maxObserved } = distribution;
-  if (!(mass > 0)) throw new RangeError(`the latency law has no mass (∫f = ${mass})`);
+  if (!(mass > 0)) throw new InvalidArgumentError(`the latency law has no mass (∫f = ${mass})`);
   if (!(minObserved > 0 && maxObserved >= minObserved && Number.isFinite(maxObserved))) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `the latency law's observed range should be positive and finite, got [${minObserved}, ${maxObserved}]`,
     );
   }
   const rootE = singleTimeout(distribution, tz, cost).E;
   if (!Number.isFinite(rootE)) {
-    throw new RangeError(`tz = ${tz} s is below every latency: no attempt could complete`);
+    throw new InvalidArgumentError(
+      `tz = ${tz} s is below every latency: no attempt could complete`,
+    );
   }
 
   // F̄, f and g'·∫f at the seeds do not depend on the node: compute them once.
@@ -184,7 +187,7 @@ export function optimizeTimeouts(
     if (path.length < depth) {
       for (const earlier of earlierTimeouts(t, E)) {
         if (++nodes > maxNodes) {
-          throw new RangeError(
+          throw new InvalidArgumentError(
             `the timeout tree grew past maxNodes = ${maxNodes} nodes (depth ${depth}, ${seedCount} seeds): lower depth or seeds`,
           );
         }

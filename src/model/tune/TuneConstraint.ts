@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { TuneMetrics } from './TuneMetrics.js';
 
 /** Metrics of one class (a constraint on them names the class). */
@@ -138,37 +139,37 @@ export function resolveConstraints(
     const where = `constraints[${i}]`;
     const { metric, op, bound } = constraint;
     if (!TUNE_METRICS.includes(metric)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `${where}.metric should be one of ${TUNE_METRICS.join(', ')}, got ${String(metric)}`,
       );
     }
     if (op !== '<=' && op !== '>=') {
-      throw new RangeError(`${where}.op should be '<=' or '>=', got ${String(op)}`);
+      throw new InvalidArgumentError(`${where}.op should be '<=' or '>=', got ${String(op)}`);
     }
     if (!Number.isFinite(bound)) {
-      throw new RangeError(`${where}.bound should be a finite number, got ${bound}`);
+      throw new InvalidArgumentError(`${where}.bound should be a finite number, got ${bound}`);
     }
     if (constraint.class === undefined) {
       if (needsClass(metric)) {
-        throw new RangeError(
+        throw new InvalidArgumentError(
           `${where}: ${metric} is a metric of one class, expected a class (${classNames.join(', ')})`,
         );
       }
       return { constraint, classIndex: undefined };
     }
     if (!takesClass(metric)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `${where}: ${metric} is a metric of the whole network, expected no class, got ${constraint.class}`,
       );
     }
     const classIndex = classNames.indexOf(constraint.class);
     if (classIndex < 0) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `${where}.class should be one of the network's classes (${classNames.join(', ')}), got ${constraint.class}`,
       );
     }
     if (!((external[classIndex] ?? 0) > 0)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `${where}: class ${constraint.class} has no external arrivals, so its ${metric} is undefined`,
       );
     }

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { checkRange } from './checkRange.js';
 import type { RetryBudget } from './RetryBudget.js';
 import { type RatioBudgetOptions, ratioLedger } from './ratioLedger.js';
@@ -56,7 +57,7 @@ export function classAwareBudget(options: Readonly<ClassAwareBudgetOptions>): Cl
   }
   const classes = options.classes;
   if (!Array.isArray(classes) || classes.length === 0) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `classes should be a non-empty array of class names, highest first, got ${JSON.stringify(classes)}`,
     );
   }
@@ -68,7 +69,7 @@ export function classAwareBudget(options: Readonly<ClassAwareBudgetOptions>): Cl
       );
     }
     if (ranks.has(name))
-      throw new RangeError(`classes should have unique names, got "${name}" twice`);
+      throw new InvalidArgumentError(`classes should have unique names, got "${name}" twice`);
     ranks.set(name, rank);
   }
   const reserveShare = checkRange('reserveShare', options.reserveShare ?? 0.5, { min: 0, max: 1 });

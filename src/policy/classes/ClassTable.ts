@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 
 /** What a priority class may do: the network file's language (`classes:` entries). */
@@ -51,7 +52,8 @@ export function classTable(
     );
   }
   const names = Object.keys(classes);
-  if (names.length === 0) throw new RangeError('classes should declare at least one class');
+  if (names.length === 0)
+    throw new InvalidArgumentError('classes should declare at least one class');
   const lookup = new Map<string, string>();
   for (const name of names) {
     if (/^(0|[1-9]\d*)$/.test(name)) {
@@ -63,7 +65,7 @@ export function classTable(
     }
     const options = classes[name] as ClassOptions;
     if (!(Number.isInteger(options?.retries) && options.retries >= 0 && options.retries <= 1000)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `classes.${name}.retries should be an integer from 0 to 1000, got ${options?.retries}`,
       );
     }
@@ -71,17 +73,17 @@ export function classTable(
       options.timeoutMs !== undefined &&
       !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)
     ) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `classes.${name}.timeoutMs should be a positive number of milliseconds, got ${options.timeoutMs}`,
       );
     }
     const key = name.trim().toLowerCase();
     if (lookup.has(key))
-      throw new RangeError(`classes should have unique names, got "${name}" twice`);
+      throw new InvalidArgumentError(`classes should have unique names, got "${name}" twice`);
     lookup.set(key, name);
   }
   if (!Object.hasOwn(classes, defaultClass)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `defaultClass should be one of the classes (${names.join(', ')}), got ${JSON.stringify(defaultClass)}`,
     );
   }

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { type Backoff, createBackoff } from '../../model/backoff/Backoff.js';
 import {
   type BackoffDescription,
@@ -203,13 +204,13 @@ export function retryPolicy(options: RetryPolicyOptions): RetryPolicy {
     options.timeoutMs !== undefined &&
     !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)
   ) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `timeoutMs should be a positive number of milliseconds, got ${options.timeoutMs}`,
     );
   }
   const maxPushbackMs = options.maxPushbackMs ?? 60_000;
   if (!(maxPushbackMs >= 0))
-    throw new RangeError(`maxPushbackMs should be ≥ 0, got ${maxPushbackMs}`);
+    throw new InvalidArgumentError(`maxPushbackMs should be ≥ 0, got ${maxPushbackMs}`);
   const respectPushback = options.respectPushback ?? true;
   const statuses = new Set(options.retryOn?.statuses ?? DEFAULT_STATUSES);
   const errorCodes = new Set(options.retryOn?.errorCodes ?? DEFAULT_ERROR_CODES);

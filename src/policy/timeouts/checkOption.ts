@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { TimeoutObservation } from './TimeoutStrategy.js';
 
 /** The numbers an option accepts: [min, max] (finite), or (min, max] with `minOpen`. */
@@ -28,7 +29,7 @@ export function checkOption(name: string, value: unknown, range: OptionRange): n
       (!range.integer || Number.isInteger(value))
     )
   ) {
-    throw new RangeError(`${name} should be ${kind} in ${interval}, got ${value}`);
+    throw new InvalidArgumentError(`${name} should be ${kind} in ${interval}, got ${value}`);
   }
   return value;
 }
@@ -43,7 +44,7 @@ export function checkOptionsObject(name: string, options: unknown): void {
 /** Checks `attempt` of `next(attempt)`: an integer ≥ 0. */
 export function checkAttempt(attempt: number): number {
   if (!(Number.isInteger(attempt) && attempt >= 0)) {
-    throw new RangeError(`attempt should be an integer ≥ 0, got ${attempt}`);
+    throw new InvalidArgumentError(`attempt should be an integer ≥ 0, got ${attempt}`);
   }
   return attempt;
 }
@@ -62,7 +63,9 @@ export function checkObservation(outcome: TimeoutObservation, latencyMs: number)
     );
   }
   if (typeof latencyMs !== 'number' || !Number.isFinite(latencyMs)) {
-    throw new RangeError(`latencyMs should be a finite number of ms, got ${describe(latencyMs)}`);
+    throw new InvalidArgumentError(
+      `latencyMs should be a finite number of ms, got ${describe(latencyMs)}`,
+    );
   }
   return Math.max(0, latencyMs);
 }

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { MultiplierPiece } from '../../model/network/LoadSchedule.js';
 
 export type { MultiplierPiece } from '../../model/network/LoadSchedule.js';
@@ -44,7 +45,9 @@ export function piecewiseLinearMultiplier(pieces: readonly MultiplierPiece[]): R
   for (const piece of sorted) {
     checkPiece(piece);
     if (piece.start < cursor) {
-      throw new RangeError(`multiplier pieces should not overlap; one starts at ${piece.start}`);
+      throw new InvalidArgumentError(
+        `multiplier pieces should not overlap; one starts at ${piece.start}`,
+      );
     }
     if (piece.start > cursor) pushSegment(starts, values, slopes, cursor, 1, 0);
     const slope = piece.end === Infinity ? 0 : (piece.to - piece.from) / (piece.end - piece.start);
@@ -58,13 +61,15 @@ export function piecewiseLinearMultiplier(pieces: readonly MultiplierPiece[]): R
 function checkPiece(piece: MultiplierPiece): void {
   const { start, end, from, to } = piece;
   if (!(Number.isFinite(start) && start >= 0 && end > start)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `a multiplier piece should have 0 ≤ start < end, got [${start}, ${end}) seconds`,
     );
   }
   const finiteTo = end === Infinity || (Number.isFinite(to) && to >= 0);
   if (!(Number.isFinite(from) && from >= 0 && finiteTo)) {
-    throw new RangeError(`multiplier values should be finite and ≥ 0, got ${from} and ${to}`);
+    throw new InvalidArgumentError(
+      `multiplier values should be finite and ≥ 0, got ${from} and ${to}`,
+    );
   }
 }
 
@@ -117,7 +122,7 @@ class PiecewiseLinear implements RateMultiplier {
 
   advance(start: number, amount: number): number {
     if (!(amount >= 0)) {
-      throw new RangeError(`amount should be a number ≥ 0, got ${amount}`);
+      throw new InvalidArgumentError(`amount should be a number ≥ 0, got ${amount}`);
     }
     let k = this.segment(start);
     let t = start;

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
 import { DEFAULT_WARMUP_FRACTION } from '../SingleServiceConfig.js';
 import type { SimulateNetworkOptions } from './SimulateNetworkOptions.js';
@@ -22,27 +23,31 @@ export function checkRunOptions(
 ): RunSettings {
   const { duration } = options;
   if (!(Number.isFinite(duration) && duration > 0)) {
-    throw new RangeError(`duration should be a positive finite number of seconds, got ${duration}`);
+    throw new InvalidArgumentError(
+      `duration should be a positive finite number of seconds, got ${duration}`,
+    );
   }
   const warmup = options.warmup ?? DEFAULT_WARMUP_FRACTION * duration;
   if (!(Number.isFinite(warmup) && warmup >= 0)) {
-    throw new RangeError(`warmup should be a non-negative finite number of seconds, got ${warmup}`);
+    throw new InvalidArgumentError(
+      `warmup should be a non-negative finite number of seconds, got ${warmup}`,
+    );
   }
   const classCount = network.classes.length;
   if (options.classBackoffs !== undefined && options.classBackoffs.length > classCount) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `classBackoffs should have at most one backoff per class (${classCount}), got ${options.classBackoffs.length}`,
     );
   }
   const serviceCount = network.services.length;
   if (options.serviceTimes !== undefined && options.serviceTimes.length !== serviceCount) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `serviceTimes should have one law per service (${serviceCount}), got ${options.serviceTimes.length}`,
     );
   }
   const strategy = options.strategy ?? 'difftry';
   if (!isNetworkStrategy(strategy)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `strategy should be one of ${NETWORK_STRATEGIES.join(', ')}, got ${JSON.stringify(strategy)}`,
     );
   }

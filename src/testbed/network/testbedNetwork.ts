@@ -1,5 +1,6 @@
 import { applyOverrides } from '../../config/networkOverrides.js';
 import type { NetworkSpec } from '../../config/schema.js';
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { type GrpcCappedClass, grpcCappedClasses } from '../../deploy/envoyGrpcLimits.js';
 import { envoyBackOff } from '../../deploy/envoyRetryPolicy.js';
 import { meshPlan } from '../../deploy/meshPlan.js';
@@ -54,13 +55,13 @@ export function testbedNetwork(
 ): NetworkSpec {
   const scale = options.scale ?? 1;
   if (!(Number.isFinite(scale) && scale > 0)) {
-    throw new RangeError(`scale should be a positive number, got ${scale}`);
+    throw new InvalidArgumentError(`scale should be a positive number, got ${scale}`);
   }
   const serviceNames = new Set(network.services.map((s) => s.name));
   for (const table of [options.capacities, options.arrivals]) {
     for (const name of Object.keys(table ?? {})) {
       if (!serviceNames.has(name)) {
-        throw new RangeError(
+        throw new InvalidArgumentError(
           `no service named "${name}" in the network (${[...serviceNames].join(', ')})`,
         );
       }
@@ -122,7 +123,7 @@ export function grpcXdsNetwork(network: NetworkSpec): NetworkSpec {
       const maxMs = toMs(intervals.max_interval);
       if (baseMs < 1000 && maxMs < 1000) return c;
       if (baseMs > 1000 || maxMs > 1000) {
-        throw new RangeError(
+        throw new InvalidArgumentError(
           `class ${c.name}: its retry delay (${describeBackoff(backoff)}) becomes gRPC backoff intervals of ${intervals.base_interval}–${intervals.max_interval}, and @grpc/grpc-js-xds reads an interval above 1 s ten times too long; the gRPC testbed takes intervals up to 1 s (a random delay of mean ≤ 500 ms)`,
         );
       }
