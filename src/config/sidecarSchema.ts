@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 import {
   createTimeoutStrategy,
   TIMEOUT_KINDS,
@@ -76,7 +77,7 @@ export function parseListen(value: string | number): ListenAddress {
   const match = HOST_PORT.exec(value);
   const port = Number(match?.[2]);
   if (match === null || !(port <= 65_535)) {
-    throw new RangeError(`listen should be host:port, got ${JSON.stringify(value)}`);
+    throw new InvalidArgumentError(`listen should be host:port, got ${JSON.stringify(value)}`);
   }
   return { host: (match[1] as string).replace(/^\[(.*)\]$/, '$1'), port };
 }

@@ -32,9 +32,12 @@ export class DifftryError extends Error {
    * subclass (`error instanceof SpecError`) checks its prototype chain as usual.
    */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return this === DifftryError
-      ? isDifftryError(value)
-      : Function.prototype[Symbol.hasInstance].call(this, value);
+    // `this` is the class `instanceof` asks about: DifftryError itself, or a subclass.
+    // biome-ignore lint/complexity/noThisInStatic: the class asked about is what decides.
+    // biome-ignore lint/complexity/noUselessThisAlias: named for what it is.
+    const asked: unknown = this;
+    if (asked === DifftryError) return isDifftryError(value);
+    return Function.prototype[Symbol.hasInstance].call(asked, value);
   }
 }
 

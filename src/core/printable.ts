@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from './InvalidArgumentError.js';
+
 /**
  * The longest a client-supplied or user-supplied field may be in one log or error line, in
  * characters, before {@link printable} cuts it (what follows says how much was cut).
@@ -48,7 +50,7 @@ const NAMED: Readonly<Record<string, string>> = {
 export function printable(text: string, options: Readonly<PrintableOptions> = {}): string {
   const maxChars = options.maxChars ?? PRINTABLE_MAX_CHARS;
   if (!(maxChars >= 0)) {
-    throw new RangeError(`maxChars should be a number ≥ 0, got ${String(maxChars)}`);
+    throw new InvalidArgumentError(`maxChars should be a number ≥ 0, got ${String(maxChars)}`);
   }
   // Cut in UTF-16 units (cheap on a 1 MiB field), never inside a surrogate pair.
   let cut = text.length;

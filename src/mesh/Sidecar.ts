@@ -6,6 +6,7 @@ import {
   type SidecarConfig,
   type SidecarConfigInput,
 } from '../config/sidecarSchema.js';
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 import type { RandomSource } from '../model/random.js';
 import type { Clock } from '../policy/Clock.js';
 import { systemClock } from '../policy/Clock.js';
@@ -277,7 +278,7 @@ export async function startSidecar(
           },
     close(closeOptions = {}) {
       const graceMs = closeOptions.graceMs ?? spec.shutdownGraceMs;
-      if (!(graceMs >= 0)) throw new RangeError(`graceMs should be ≥ 0, got ${graceMs}`);
+      if (!(graceMs >= 0)) throw new InvalidArgumentError(`graceMs should be ≥ 0, got ${graceMs}`);
       closing ??= shutdown(graceMs);
       return closing;
     },

@@ -1,4 +1,5 @@
 import { xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus';
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 
 /**
  * A source of uniform random numbers in [0, 1). Model, policy and simulator code never call
@@ -29,7 +30,7 @@ export function seededRandom(seed: number, stream = 0): RandomSource {
     throw new TypeError(`seed should be a safe integer, got ${seed}`);
   }
   if (!Number.isInteger(stream) || stream < 0 || stream > 100_000) {
-    throw new RangeError(`stream should be an integer in [0, 100000], got ${stream}`);
+    throw new InvalidArgumentError(`stream should be an integer in [0, 100000], got ${stream}`);
   }
   const generator = xoroshiro128plusFromState(seedState(seed));
   for (let i = 0; i < stream; i++) generator.jump();

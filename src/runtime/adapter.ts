@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 import type { AttemptOutcome, HeaderLookup } from '../policy/retry/AttemptOutcome.js';
 import type { RetryPolicy, RetryPolicyOptions } from '../policy/retry/RetryPolicy.js';
 import { retryPolicy } from '../policy/retry/RetryPolicy.js';
@@ -47,7 +48,7 @@ export function resolvePolicy(source: PolicySource): RetryPolicy {
 export function checkAdapterOptions(options: AdapterOptions): void {
   const { deadlineMs } = options;
   if (deadlineMs !== undefined && !(Number.isFinite(deadlineMs) && deadlineMs > 0)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `deadlineMs should be a positive number of milliseconds, got ${deadlineMs}`,
     );
   }

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 import type { RetryPolicy } from '../policy/retry/RetryPolicy.js';
 import {
   type AdapterOptions,
@@ -75,7 +76,7 @@ export function difftryFetch(options: DifftryFetchOptions): FetchFunction {
   checkAdapterOptions(options);
   const maxBufferBytes = options.maxBufferBytes ?? DEFAULT_MAX_BUFFER_BYTES;
   if (!(Number.isSafeInteger(maxBufferBytes) && maxBufferBytes >= 0)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `maxBufferBytes should be a non-negative integer, got ${options.maxBufferBytes}`,
     );
   }

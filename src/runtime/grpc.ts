@@ -3,6 +3,7 @@
  * policy to unary and client-streaming calls.
  * @packageDocumentation
  */
+
 import {
   status as grpcStatus,
   InterceptingCall,
@@ -13,6 +14,7 @@ import {
   type NextCall,
   type StatusObject,
 } from '@grpc/grpc-js';
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 import type { AttemptOutcome } from '../policy/retry/AttemptOutcome.js';
 import { CallTracker, DEADLINE_SPENT, NO_TIMEOUT } from '../policy/retry/CallTracker.js';
 import type { RetryEventSink } from '../policy/retry/RetryEvent.js';
@@ -105,7 +107,7 @@ export function difftryGrpcInterceptor(options: DifftryGrpcInterceptorOptions): 
   const policy = resolvePolicy(options);
   const maxBufferedMessages = options.maxBufferedMessages ?? 64;
   if (!(Number.isInteger(maxBufferedMessages) && maxBufferedMessages >= 0)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `maxBufferedMessages should be an integer ≥ 0, got ${options.maxBufferedMessages}`,
     );
   }

@@ -1,4 +1,5 @@
 import type { Histogram } from 'hdr-histogram-js';
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 import { meanWithCi95 } from '../stats/confidence.js';
 import {
   createLatencyHistogram,
@@ -83,7 +84,7 @@ export function replicateSingleService(
   options: Readonly<ReplicateOptions> = {},
 ): ReplicatedSingleServiceResult {
   if (!(Number.isInteger(replications) && replications >= 1)) {
-    throw new RangeError(`replications should be an integer ≥ 1, got ${replications}`);
+    throw new InvalidArgumentError(`replications should be an integer ≥ 1, got ${replications}`);
   }
   const resolved = resolveSingleServiceConfig(config);
   const { onProgress } = options;

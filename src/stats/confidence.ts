@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
+
 /**
  * Two-sided 95 % Student-t quantiles t_{0.975, df} for df = 1..30, to 7 decimals
  * (the published table; e.g. NIST/SEMATECH e-Handbook of Statistical Methods, §1.3.6.7.2).
@@ -28,7 +30,7 @@ const Z_975 = 1.959963984540054;
  */
 export function studentT975(df: number): number {
   if (!(Number.isInteger(df) && df >= 1)) {
-    throw new RangeError(`degrees of freedom should be an integer ≥ 1, got ${df}`);
+    throw new InvalidArgumentError(`degrees of freedom should be an integer ≥ 1, got ${df}`);
   }
   if (df <= T_975.length) return T_975[df - 1] as number;
   const z = Z_975;

@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
+
 /**
  * One client's Aggregated Discovery Service stream (state of the world, xDS v3), as decisions:
  * what to answer each DiscoveryRequest with, and what to push when the resources change. No I/O:
@@ -107,7 +109,7 @@ export class AdsSession<R> {
   constructor(snapshot: AdsSnapshot<R>, options: Readonly<AdsSessionOptions> = {}) {
     const maxResourceNames = options.maxResourceNames ?? 10_000;
     if (!(Number.isSafeInteger(maxResourceNames) && maxResourceNames >= 1)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `maxResourceNames should be a whole number ≥ 1, got ${String(maxResourceNames)}`,
       );
     }

@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
+
 /**
  * Which NACKs of one ADS stream are worth a log line, as decisions: a client that refuses a
  * resource tends to refuse it again and again (each retry, each reconnect of a broken data plane,
@@ -77,10 +79,12 @@ export class NackLog {
     const intervalMs = options.intervalMs ?? 60_000;
     const linesPerInterval = options.linesPerInterval ?? 5;
     if (!(intervalMs >= 0 && Number.isFinite(intervalMs))) {
-      throw new RangeError(`intervalMs should be a number ≥ 0, got ${String(intervalMs)}`);
+      throw new InvalidArgumentError(
+        `intervalMs should be a number ≥ 0, got ${String(intervalMs)}`,
+      );
     }
     if (!(Number.isSafeInteger(linesPerInterval) && linesPerInterval >= 1)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `linesPerInterval should be a whole number ≥ 1, got ${String(linesPerInterval)}`,
       );
     }

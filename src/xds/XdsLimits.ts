@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
+
 /**
  * The bounds the xDS control plane puts on what clients may make it hold, read or write, in one
  * place (docs/xds.md, "Limits and logs"). Each has a default fit for a control plane of a few
@@ -69,7 +71,7 @@ export function xdsLimits(given: Readonly<Partial<XdsLimits>> = {}): XdsLimits {
         : Number.isSafeInteger(value) && value >= 1;
     if (!ok) {
       const expected = name === 'nackLogIntervalMs' ? 'a number ≥ 0' : 'a whole number ≥ 1';
-      throw new RangeError(`limits.${name} should be ${expected}, got ${String(value)}`);
+      throw new InvalidArgumentError(`limits.${name} should be ${expected}, got ${String(value)}`);
     }
   }
   return limits;

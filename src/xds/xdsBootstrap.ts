@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
+
 /** Options of {@link xdsBootstrap}. */
 export interface XdsBootstrapOptions {
   /** The control plane, `host:port`. */
@@ -23,7 +25,7 @@ export function xdsBootstrap(options: XdsBootstrapOptions): Record<string, unkno
     !/^[^\s:]+:\d{1,5}$/.test(options.server) &&
     !/^\[[0-9a-fA-F:.]+\]:\d{1,5}$/.test(options.server)
   ) {
-    throw new RangeError(`server: expected host:port, got "${options.server}"`);
+    throw new InvalidArgumentError(`server: expected host:port, got "${options.server}"`);
   }
   return {
     xds_servers: [

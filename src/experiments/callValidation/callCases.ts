@@ -10,6 +10,7 @@ import {
   scaleToBottleneck,
   toNetworkModel,
 } from '../../config/index.js';
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 import type { NetworkModel, NetworkService } from '../../model/network/NetworkModel.js';
 import { composeDgg } from './composedDgg.js';
@@ -87,7 +88,9 @@ export function generatedCallGraphIndex(id: string): number | undefined {
  */
 export function generatedCallGraph(i: number): GeneratedCallGraph {
   if (!(Number.isInteger(i) && i >= 0 && i < 2 * FAMILY_SIZE)) {
-    throw new RangeError(`i should be an integer from 0 to ${2 * FAMILY_SIZE - 1}, got ${i}`);
+    throw new InvalidArgumentError(
+      `i should be an integer from 0 to ${2 * FAMILY_SIZE - 1}, got ${i}`,
+    );
   }
   const family = i % 2 === 0 ? 'mubench' : 'dgg';
   const j = Math.floor(i / 2);

@@ -19,6 +19,7 @@ import {
   type ServiceSpec,
   UTILISATION_RANGE,
 } from '../../config/index.js';
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { seededRandom } from '../../model/random.js';
 
 /** Options of {@link composeDgg}. */
@@ -58,10 +59,10 @@ export interface ComposedDggOptions {
 export function composeDgg(options: ComposedDggOptions): NetworkSpec {
   const { services, seed, classes = 2, arrivalRate = 300 } = options;
   if (!(Number.isInteger(services) && services >= 3)) {
-    throw new RangeError(`services should be an integer ≥ 3, got ${services}`);
+    throw new InvalidArgumentError(`services should be an integer ≥ 3, got ${services}`);
   }
   if (!(Number.isFinite(arrivalRate) && arrivalRate > 0)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `arrivalRate should be a positive number (requests/s), got ${arrivalRate}`,
     );
   }

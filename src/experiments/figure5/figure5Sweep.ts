@@ -8,6 +8,7 @@
  */
 
 import type { NetworkSpec } from '../../config/schema.js';
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
 
 /** The service whose external arrivals are swept: hotelReservation's frontend, the bottleneck. */
@@ -78,12 +79,15 @@ export function figure5LimitPairs(
   high = 'high',
   low = 'low',
 ): Figure5Limit[] {
-  if (pairs.length < 2) throw new RangeError('expected at least two retry configurations');
+  if (pairs.length < 2)
+    throw new InvalidArgumentError('expected at least two retry configurations');
   const keys = new Set<string>();
   const limits = pairs.map(([kHigh, kLow]) => {
     for (const k of [kHigh, kLow]) {
       if (!(Number.isInteger(k) && k >= 0 && k <= 100)) {
-        throw new RangeError(`expected retry limits that are integers from 0 to 100, got ${k}`);
+        throw new InvalidArgumentError(
+          `expected retry limits that are integers from 0 to 100, got ${k}`,
+        );
       }
     }
     const key = `${kHigh}/${kLow}`;
@@ -94,7 +98,7 @@ export function figure5LimitPairs(
   });
   const [lastHigh, lastLow] = pairs[pairs.length - 1] as readonly [number, number];
   if (lastHigh !== lastLow) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `the last configuration is the uniform baseline (k_high = k_low), got ${lastHigh}/${lastLow}`,
     );
   }

@@ -5,6 +5,7 @@
  */
 
 import type { NetworkSpec } from '../../config/schema.js';
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 import {
   DEFAULT_GRACE_S,
@@ -194,7 +195,9 @@ export async function runFig5(options: Readonly<Fig5Options>): Promise<Fig5Resul
     maxStallMs: options.maxStallMs ?? 250,
   };
   if (!(Number.isInteger(setup.runsPerPoint) && setup.runsPerPoint >= 1)) {
-    throw new RangeError(`runsPerPoint should be an integer ≥ 1, got ${setup.runsPerPoint}`);
+    throw new InvalidArgumentError(
+      `runsPerPoint should be an integer ≥ 1, got ${setup.runsPerPoint}`,
+    );
   }
   const plan = setup.gammaLows.flatMap((gammaLow) =>
     setup.limits.map((limit) => ({ gammaLow, limit })),

@@ -16,6 +16,7 @@
 
 import type { NetworkSpec } from '../../config/schema.js';
 import { toNetworkModel } from '../../config/toNetworkModel.js';
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { LoadSchedule } from '../../model/network/LoadSchedule.js';
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
 import { tuneRetryLimits } from '../../model/tune/tuneRetryLimits.js';
@@ -269,7 +270,9 @@ function classTimeoutMs(network: NetworkSpec): number {
   const [first] = network.classes;
   const ms = first?.timeoutMs;
   if (ms === undefined || network.classes.some((c) => c.timeoutMs !== ms)) {
-    throw new RangeError('expected one timeoutMs shared by every class of the network file');
+    throw new InvalidArgumentError(
+      'expected one timeoutMs shared by every class of the network file',
+    );
   }
   return ms;
 }

@@ -2,6 +2,7 @@
  * A load schedule read as a network at one instant, so that the analysis can be asked about the
  * load a simulated run is under at that time (before a trigger, at a point of a ramp).
  */
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 
 import type { LoadSchedule } from '../../model/network/LoadSchedule.js';
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
@@ -63,7 +64,9 @@ export function capacityStep(schedule: LoadSchedule): CapacityStep | undefined {
     step.until === undefined ||
     step.service === undefined
   ) {
-    throw new RangeError('expected one capacity step with an end (a trigger) in the schedule');
+    throw new InvalidArgumentError(
+      'expected one capacity step with an end (a trigger) in the schedule',
+    );
   }
   return { service: step.service, at: step.at, until: step.until, factor: step.capacity };
 }

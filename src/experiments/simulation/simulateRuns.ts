@@ -4,6 +4,7 @@
  * `replicateNetwork` gives only the means. Which state a run settled in is read by
  * equilibriumMatch.ts.
  */
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
 import type { NetworkSimulationResult } from '../../sim/network/NetworkSimulationResult.js';
@@ -42,7 +43,7 @@ export function simulateRuns(
   firstStream: number,
 ): RunSet {
   if (!(Number.isInteger(replications) && replications >= 1)) {
-    throw new RangeError(`replications should be an integer ≥ 1, got ${replications}`);
+    throw new InvalidArgumentError(`replications should be an integer ≥ 1, got ${replications}`);
   }
   const runs: NetworkSimulationResult[] = [];
   for (let r = 0; r < replications; r++) {

@@ -3,6 +3,7 @@
  * windows over replications; a metastable run also needs each replication's own windows, since
  * "did this run recover, and when" is a question about one run, not about the mean of several.
  */
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
 import { type ReplicatedWindow, replicateWindows } from '../../sim/network/replicateWindows.js';
 import type { SimulatedWindow } from '../../sim/network/SimulatedWindow.js';
@@ -29,10 +30,12 @@ export function simulateWindowReplications(
   replications: number,
 ): WindowReplications {
   if (!(Number.isInteger(replications) && replications >= 1)) {
-    throw new RangeError(`replications should be an integer ≥ 1, got ${replications}`);
+    throw new InvalidArgumentError(`replications should be an integer ≥ 1, got ${replications}`);
   }
   if (options.windowSeconds === undefined) {
-    throw new RangeError('windowSeconds should be given: the replications are kept as windows');
+    throw new InvalidArgumentError(
+      'windowSeconds should be given: the replications are kept as windows',
+    );
   }
   const stream = options.stream ?? 0;
   const runs: SimulatedWindow[][] = [];

@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
+
 /**
  * The soak's open-loop pacing (scripts/soak.ts): arrivals at a fixed rate, evenly spaced, whatever
  * the answers do — overload must not slow the load down, or 10× would quietly become less. Pure:
@@ -25,10 +27,12 @@ export function arrivalsDue(
   maxBurst: number,
 ): number {
   if (!(ratePerSecond >= 0 && Number.isFinite(ratePerSecond))) {
-    throw new RangeError(`ratePerSecond should be a finite number ≥ 0, got ${ratePerSecond}`);
+    throw new InvalidArgumentError(
+      `ratePerSecond should be a finite number ≥ 0, got ${ratePerSecond}`,
+    );
   }
   if (!(Number.isInteger(maxBurst) && maxBurst >= 1)) {
-    throw new RangeError(`maxBurst should be an integer ≥ 1, got ${maxBurst}`);
+    throw new InvalidArgumentError(`maxBurst should be an integer ≥ 1, got ${maxBurst}`);
   }
   const due = Math.floor((ratePerSecond * Math.max(0, elapsedMs)) / 1000) - issued;
   return Math.min(maxBurst, Math.max(0, due));

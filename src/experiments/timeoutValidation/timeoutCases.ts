@@ -7,6 +7,7 @@
  */
 
 import { builtinExample, parseNetwork, toNetworkModel } from '../../config/index.js';
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 import { meanRetryDelays } from '../../model/backoff/meanRetryDelays.js';
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
@@ -247,7 +248,7 @@ export function simulatorTimeouts(
     if (given.length === 0) return undefined;
     const first = given[0] as number;
     if (given.length !== network.classes.length || given.some((t) => t !== first)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `service ${service.name}: the simulator times out every class of a hop alike, got ${JSON.stringify(service.timeouts)}`,
       );
     }

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { TimeoutStrategy } from '../../policy/timeouts/TimeoutStrategy.js';
 
 /**
@@ -50,7 +51,7 @@ export function attemptTimeoutMs(
   if ((request.diagnostic && attempt === 0) || attempt >= request.maxAttempts - 1) return undefined;
   const timeoutMs = strategy.next(attempt);
   if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `the strategy's timeout for attempt ${attempt} should be a positive number of ms, got ${timeoutMs}`,
     );
   }
@@ -60,7 +61,9 @@ export function attemptTimeoutMs(
 /** Checks the attempt cap: an integer ≥ 1 (1: every attempt waits without a timeout). */
 export function checkMaxAttempts(maxAttempts: number): number {
   if (!(Number.isSafeInteger(maxAttempts) && maxAttempts >= 1 && maxAttempts <= 1000)) {
-    throw new RangeError(`maxAttempts should be an integer in [1, 1000], got ${maxAttempts}`);
+    throw new InvalidArgumentError(
+      `maxAttempts should be an integer in [1, 1000], got ${maxAttempts}`,
+    );
   }
   return maxAttempts;
 }

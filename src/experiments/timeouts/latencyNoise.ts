@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { RandomSource } from '../../model/random.js';
 import { normalCdf } from '../../model/special.js';
 import { standardNormal } from './standardNormal.js';
@@ -57,16 +58,18 @@ export function heavyTailedNoise(options: Readonly<HeavyTailedNoiseOptions> = {}
   const xm = options.tailScale ?? HEAVY_TAILED_NOISE_DEFAULTS.tailScale;
   const alpha = options.tailIndex ?? HEAVY_TAILED_NOISE_DEFAULTS.tailIndex;
   if (!(Number.isFinite(sigma) && sigma >= 0)) {
-    throw new RangeError(`sigma should be a non-negative number, got ${sigma}`);
+    throw new InvalidArgumentError(`sigma should be a non-negative number, got ${sigma}`);
   }
   if (!(p >= 0 && p <= 1)) {
-    throw new RangeError(`tailProbability should be in [0, 1], got ${p}`);
+    throw new InvalidArgumentError(`tailProbability should be in [0, 1], got ${p}`);
   }
   if (!(Number.isFinite(xm) && xm > 0)) {
-    throw new RangeError(`tailScale should be a positive number, got ${xm}`);
+    throw new InvalidArgumentError(`tailScale should be a positive number, got ${xm}`);
   }
   if (!(Number.isFinite(alpha) && alpha > 1)) {
-    throw new RangeError(`tailIndex should be a number above 1 (a finite mean), got ${alpha}`);
+    throw new InvalidArgumentError(
+      `tailIndex should be a number above 1 (a finite mean), got ${alpha}`,
+    );
   }
   const rawMean = (1 - p) * Math.exp((sigma * sigma) / 2) + (p * xm * alpha) / (alpha - 1);
   return {
@@ -109,10 +112,10 @@ export function attemptNoise(
 ): AttemptNoise {
   const { requests, attempts, random } = options;
   if (!(Number.isSafeInteger(requests) && requests >= 1)) {
-    throw new RangeError(`requests should be a positive integer, got ${requests}`);
+    throw new InvalidArgumentError(`requests should be a positive integer, got ${requests}`);
   }
   if (!(Number.isSafeInteger(attempts) && attempts >= 1)) {
-    throw new RangeError(`attempts should be a positive integer, got ${attempts}`);
+    throw new InvalidArgumentError(`attempts should be a positive integer, got ${attempts}`);
   }
   const table = new Float64Array(requests * attempts);
   for (let k = 0; k < table.length; k++) table[k] = noise.sample(random);
@@ -122,7 +125,7 @@ export function attemptNoise(
         ? table[request * attempts + attempt]
         : undefined;
     if (value === undefined) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `noise is drawn for requests [0, ${requests}) and attempts [0, ${attempts}), got (${request}, ${attempt})`,
       );
     }

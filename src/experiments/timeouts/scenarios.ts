@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { type RandomSource, seededRandom } from '../../model/random.js';
 import { CompensatedSum } from './CompensatedSum.js';
 import { standardNormal } from './standardNormal.js';
@@ -110,15 +111,15 @@ export function timeoutScenario(
   const initRequests = options.initRequests ?? TIMEOUT_SCENARIO_DEFAULTS.initRequests;
   const seed = options.seed ?? TIMEOUT_SCENARIO_DEFAULTS.seed;
   if (!(Number.isSafeInteger(requests) && requests >= 2)) {
-    throw new RangeError(`requests should be an integer of at least 2, got ${requests}`);
+    throw new InvalidArgumentError(`requests should be an integer of at least 2, got ${requests}`);
   }
   if (!(Number.isSafeInteger(initRequests) && initRequests >= 0 && initRequests < requests - 1)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `initRequests should be an integer in [0, requests − 2] = [0, ${requests - 2}], got ${initRequests}`,
     );
   }
   if (!isTimeoutScenarioName(name)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `scenario should be one of ${TIMEOUT_SCENARIO_NAMES.join(', ')}, got "${String(name)}"`,
     );
   }
@@ -161,7 +162,7 @@ export function timeoutScenario(
     curve(index) {
       const value = values[index];
       if (value === undefined || !Number.isInteger(index)) {
-        throw new RangeError(
+        throw new InvalidArgumentError(
           `request index should be an integer in [0, ${requests}), got ${index}`,
         );
       }

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { RandomSource } from '../random.js';
 import type { BackoffDescription } from './BackoffDescription.js';
 import { checkBackoff, drawRetryDelay } from './retryDelay.js';
@@ -30,7 +31,7 @@ export function createBackoff(description: BackoffDescription, random: RandomSou
     description,
     delayMs: (retry, previousDelayMs) => {
       if (!(Number.isInteger(retry) && retry >= 1)) {
-        throw new RangeError(`retry should be an integer ≥ 1, got ${retry}`);
+        throw new InvalidArgumentError(`retry should be an integer ≥ 1, got ${retry}`);
       }
       return drawRetryDelay(description, retry, previousDelayMs ?? first, random);
     },

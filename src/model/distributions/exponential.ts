@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { RandomSource } from '../random.js';
 import type { ServiceTimeDistribution } from './ServiceTimeDistribution.js';
 
@@ -22,6 +23,8 @@ export function exponentialDistribution(mean: number): ServiceTimeDistribution {
 /** Throws a RangeError unless `mean` is a positive finite number. */
 export function checkMean(mean: number): void {
   if (!(Number.isFinite(mean) && mean > 0)) {
-    throw new RangeError(`mean service time should be a positive finite number, got ${mean}`);
+    throw new InvalidArgumentError(
+      `mean service time should be a positive finite number, got ${mean}`,
+    );
   }
 }

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { RandomSource } from '../random.js';
 import { checkMean } from './exponential.js';
 import type { ServiceTimeDistribution } from './ServiceTimeDistribution.js';
@@ -13,7 +14,9 @@ import type { ServiceTimeDistribution } from './ServiceTimeDistribution.js';
 export function hyperexponentialDistribution(mean: number, scv: number): ServiceTimeDistribution {
   checkMean(mean);
   if (!(Number.isFinite(scv) && scv > 1)) {
-    throw new RangeError(`hyperexponential scv should be a finite number > 1, got ${scv}`);
+    throw new InvalidArgumentError(
+      `hyperexponential scv should be a finite number > 1, got ${scv}`,
+    );
   }
   const p1 = (1 + Math.sqrt((scv - 1) / (scv + 1))) / 2;
   const p2 = 1 - p1;

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { deterministicDistribution } from './deterministic.js';
 import { exponentialDistribution } from './exponential.js';
 import { hyperexponentialDistribution } from './hyperexponential.js';
@@ -23,7 +24,7 @@ export function serviceTimeDistribution(
   capacity: number,
 ): ServiceTimeDistribution {
   if (!(Number.isFinite(capacity) && capacity > 0)) {
-    throw new RangeError(`capacity should be a positive finite number, got ${capacity}`);
+    throw new InvalidArgumentError(`capacity should be a positive finite number, got ${capacity}`);
   }
   const mean = 1 / capacity;
   switch (description.dist) {

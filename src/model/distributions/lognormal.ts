@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { RandomSource } from '../random.js';
 import { normalCdf } from '../special.js';
 import { checkMean } from './exponential.js';
@@ -12,7 +13,7 @@ import type { ServiceTimeDistribution } from './ServiceTimeDistribution.js';
 export function lognormalDistribution(mean: number, scv: number): ServiceTimeDistribution {
   checkMean(mean);
   if (!(Number.isFinite(scv) && scv > 0)) {
-    throw new RangeError(`lognormal scv should be a positive finite number, got ${scv}`);
+    throw new InvalidArgumentError(`lognormal scv should be a positive finite number, got ${scv}`);
   }
   const sigma = Math.sqrt(Math.log1p(scv));
   const mu = Math.log(mean) - (sigma * sigma) / 2;

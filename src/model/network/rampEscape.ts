@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
+
 /** A state's escape rate at one load: 0 where it cannot leave, ∞ where it does not exist. */
 export interface EscapeRatePoint {
   /** The load (any unit the ramp uses, e.g. requests/s). */
@@ -40,12 +42,13 @@ export function rampEscape(
   seconds: number,
 ): RampEscape {
   if (points.length === 0) throw new RangeError('rampEscape needs at least one point');
-  if (!(seconds > 0)) throw new RangeError(`the ramp should last > 0 s, got ${seconds}`);
+  if (!(seconds > 0)) throw new InvalidArgumentError(`the ramp should last > 0 s, got ${seconds}`);
   for (let i = 0; i < points.length; i++) {
     const point = points[i] as EscapeRatePoint;
-    if (!(point.rate >= 0)) throw new RangeError(`escape rates should be ≥ 0, got ${point.rate}`);
+    if (!(point.rate >= 0))
+      throw new InvalidArgumentError(`escape rates should be ≥ 0, got ${point.rate}`);
     if (i > 0 && !((points[i - 1] as EscapeRatePoint).load < point.load))
-      throw new RangeError('the points should be sorted by load, each load once');
+      throw new InvalidArgumentError('the points should be sorted by load, each load once');
   }
   const rateAt = (load: number): number => {
     const first = points[0] as EscapeRatePoint;

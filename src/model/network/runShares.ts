@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
+
 /**
  * What a finite run started in the healthy state sees of a bistable service (docs/model.md,
  * "What a run of a given length sees"): the service switches between its two states as a
@@ -39,10 +41,12 @@ export function runShares(
     ['storm', stormEscape],
   ] as const) {
     if (!(value >= 0))
-      throw new RangeError(`the ${name} escape time should be ≥ 0 s, got ${value}`);
+      throw new InvalidArgumentError(`the ${name} escape time should be ≥ 0 s, got ${value}`);
   }
   if (!(from >= 0 && to > from && Number.isFinite(to))) {
-    throw new RangeError(`the window should be 0 ≤ from < to < ∞ seconds, got [${from}, ${to}]`);
+    throw new InvalidArgumentError(
+      `the window should be 0 ≤ from < to < ∞ seconds, got [${from}, ${to}]`,
+    );
   }
   const a = 1 / healthyEscape;
   const b = 1 / stormEscape;

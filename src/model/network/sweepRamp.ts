@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { windowAverageVariance } from '../numeric/birthDeathFluctuation.js';
 import type { NetworkReport } from './NetworkReport.js';
 import { type EscapeRatePoint, type RampEscape, rampEscape } from './rampEscape.js';
@@ -64,7 +65,7 @@ export function sweepRamp(
   if (points.length < 2) throw new RangeError('a ramp needs a sweep of at least two values');
   const { windowSeconds } = options;
   if (windowSeconds !== undefined && !(windowSeconds > 0 && Number.isFinite(windowSeconds)))
-    throw new RangeError(`a window should last > 0 s, got ${windowSeconds}`);
+    throw new InvalidArgumentError(`a window should last > 0 s, got ${windowSeconds}`);
   const healthy: EscapeRatePoint[] = [];
   const storm: EscapeRatePoint[] = [];
   for (const { value, report } of points) {

@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
+
 /**
  * What a dashboard's window of a class's requests reads, as a model: the requests that end in
  * one window are Poisson with mean `requests`; each fails with the window's own share r, which
@@ -42,13 +44,13 @@ const POISSON_SPAN = 9;
 export function windowReading(input: WindowReadingInput): WindowReading {
   const { requests, rejection, shareVariance, threshold } = input;
   if (!(requests >= 0) || !Number.isFinite(requests))
-    throw new RangeError(`requests per window should be finite and ≥ 0, got ${requests}`);
+    throw new InvalidArgumentError(`requests per window should be finite and ≥ 0, got ${requests}`);
   if (!(rejection >= 0 && rejection <= 1))
-    throw new RangeError(`the rejection should be in [0, 1], got ${rejection}`);
+    throw new InvalidArgumentError(`the rejection should be in [0, 1], got ${rejection}`);
   if (!(shareVariance >= 0))
-    throw new RangeError(`the variance should be ≥ 0, got ${shareVariance}`);
+    throw new InvalidArgumentError(`the variance should be ≥ 0, got ${shareVariance}`);
   if (!(threshold >= 0 && threshold <= 1))
-    throw new RangeError(`the threshold should be in [0, 1], got ${threshold}`);
+    throw new InvalidArgumentError(`the threshold should be in [0, 1], got ${threshold}`);
   const last = Math.ceil(requests + POISSON_SPAN * Math.sqrt(requests) + 10);
   let above = 0;
   let some = 0;

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { integerPower } from '../numeric/integerPower.js';
 import type { Phi } from './Phi.js';
 
@@ -101,6 +102,6 @@ export function mm1mPhi(m: number): Phi {
 /** Throws a RangeError unless m is an integer ≥ 1. */
 export function checkQueue(m: number): void {
   if (!(Number.isInteger(m) && m >= 1)) {
-    throw new RangeError(`queue (system capacity m) should be an integer ≥ 1, got ${m}`);
+    throw new InvalidArgumentError(`queue (system capacity m) should be an integer ≥ 1, got ${m}`);
   }
 }

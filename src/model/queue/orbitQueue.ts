@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { AndersonMixer } from '../numeric/anderson.js';
 import { type LevelQbd, solveLevelQbd } from '../numeric/levelQbd.js';
 import { levelQbdHittingTimes, meanHittingTime } from '../numeric/levelQbdHitting.js';
@@ -560,7 +561,9 @@ function initialLevels(classes: readonly OrbitClass[]): number {
 function checkService(service: Readonly<OrbitService>): void {
   checkRetryingService(service);
   if (service.mix !== undefined && service.mix !== 'mean' && service.mix !== 'level') {
-    throw new RangeError(`mix should be 'mean' or 'level', got ${JSON.stringify(service.mix)}`);
+    throw new InvalidArgumentError(
+      `mix should be 'mean' or 'level', got ${JSON.stringify(service.mix)}`,
+    );
   }
   service.classes.forEach((entry, p) => {
     const stages = entry.timeoutStages;
@@ -568,11 +571,13 @@ function checkService(service: Readonly<OrbitService>): void {
       entry.timeoutLaw === 'erlang' &&
       !(stages === undefined || (Number.isInteger(stages) && stages >= 1))
     ) {
-      throw new RangeError(`classes[${p}].timeoutStages should be an integer ≥ 1, got ${stages}`);
+      throw new InvalidArgumentError(
+        `classes[${p}].timeoutStages should be an integer ≥ 1, got ${stages}`,
+      );
     }
     const means = typeof entry.meanBackoff === 'number' ? [entry.meanBackoff] : entry.meanBackoff;
     if (means.length === 0 || !means.every((d) => Number.isFinite(d) && d > 0)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `classes[${p}].meanBackoff should be positive numbers of seconds, got ${JSON.stringify(entry.meanBackoff)}`,
       );
     }

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { AttemptCost, LatencyDistribution } from './LatencyDistribution.js';
 import { linearCost } from './linearCost.js';
 import { singleTimeout } from './singleTimeout.js';
@@ -38,12 +39,14 @@ export function bestSingleTimeout(
 ): SingleTimeoutOptimum {
   const points = options.points ?? 128;
   if (!(Number.isInteger(points) && points >= 3)) {
-    throw new RangeError(`points should be an integer ≥ 3, got ${points}`);
+    throw new InvalidArgumentError(`points should be an integer ≥ 3, got ${points}`);
   }
   const low = distribution.minObserved;
   const high = Math.max(distribution.maxObserved, options.upper ?? 0);
   if (!(low > 0 && high >= low && Number.isFinite(high))) {
-    throw new RangeError(`the timeout range should be positive and finite, got [${low}, ${high}]`);
+    throw new InvalidArgumentError(
+      `the timeout range should be positive and finite, got [${low}, ${high}]`,
+    );
   }
   const E = (t: number): number => singleTimeout(distribution, t, cost).E;
   const grid = geometricPoints(low, high, points);

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { LatencyDistribution } from './LatencyDistribution.js';
 
 /** −ln(1 − 10⁻⁴) and ln(10⁴): the 0.01 % and 99.99 % quantiles of a unit-mean exponential. */
@@ -16,7 +17,9 @@ const HIGH_QUANTILE = Math.log(1e4);
 export function exponentialLatency(options: Readonly<{ mean: number }>): LatencyDistribution {
   const { mean } = options;
   if (!(Number.isFinite(mean) && mean > 0)) {
-    throw new RangeError(`exponential mean should be a positive finite number, got ${mean}`);
+    throw new InvalidArgumentError(
+      `exponential mean should be a positive finite number, got ${mean}`,
+    );
   }
   return {
     survival: (t) => (t <= 0 ? 1 : Math.exp(-t / mean)),

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { LatencySample } from './LatencyDistribution.js';
 
 /**
@@ -46,10 +47,14 @@ export function kaplanMeier(samples: readonly LatencySample[]): KaplanMeierEstim
     const t = sample.latency;
     const w = sample.weight ?? 1;
     if (!(Number.isFinite(t) && t > 0)) {
-      throw new RangeError(`samples[${i}].latency should be a positive finite number, got ${t}`);
+      throw new InvalidArgumentError(
+        `samples[${i}].latency should be a positive finite number, got ${t}`,
+      );
     }
     if (!(Number.isFinite(w) && w >= 0)) {
-      throw new RangeError(`samples[${i}].weight should be a finite number ≥ 0, got ${w}`);
+      throw new InvalidArgumentError(
+        `samples[${i}].weight should be a finite number ≥ 0, got ${w}`,
+      );
     }
     latency[i] = t;
     weight[i] = w;

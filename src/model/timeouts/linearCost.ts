@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { AttemptCost } from './LatencyDistribution.js';
 
 /** Default slope of {@link linearCost}: 0, so E is the plain expected latency (s). */
@@ -22,10 +23,10 @@ export function linearCost(options: Readonly<{ c0?: number; c1?: number }> = {})
   const c0 = options.c0 ?? 0;
   const c1 = options.c1 ?? DEFAULT_COST_SLOPE;
   if (!(Number.isFinite(c0) && c0 >= 0)) {
-    throw new RangeError(`cost c0 should be a finite number ≥ 0, got ${c0}`);
+    throw new InvalidArgumentError(`cost c0 should be a finite number ≥ 0, got ${c0}`);
   }
   if (!(Number.isFinite(c1) && c1 >= 0)) {
-    throw new RangeError(`cost c1 should be a finite number ≥ 0, got ${c1}`);
+    throw new InvalidArgumentError(`cost c1 should be a finite number ≥ 0, got ${c1}`);
   }
   // With c1 = 0, g(∞) is c0, not 0·∞ = NaN (t = ∞: an attempt without a timeout).
   return { g: (t) => (c1 === 0 ? c0 : c0 + c1 * t), dg: () => c1 };

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { LatencyDistribution } from './LatencyDistribution.js';
 
 /** Default number of nodes of the log-latency grid of {@link logKernelLatency}. */
@@ -59,16 +60,18 @@ export function logKernelLatency(
 ): LogKernelLatency {
   const atoms = times.length;
   if (atoms === 0 || masses.length !== atoms) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `log-kernel smoothing needs as many masses as times (at least one), got ${atoms} and ${masses.length}`,
     );
   }
   const gridSize = options.gridSize ?? DEFAULT_GRID_SIZE;
   if (!(Number.isInteger(gridSize) && gridSize >= 64 && gridSize <= 1_000_000)) {
-    throw new RangeError(`gridSize should be an integer from 64 to 1000000, got ${gridSize}`);
+    throw new InvalidArgumentError(
+      `gridSize should be an integer from 64 to 1000000, got ${gridSize}`,
+    );
   }
   if (!(Number.isFinite(options.bandwidth) && options.bandwidth > 0)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `bandwidth should be a positive finite number (on ln latency), got ${options.bandwidth}`,
     );
   }
@@ -80,7 +83,9 @@ export function logKernelLatency(
     const t = times[j] as number;
     const m = masses[j] as number;
     if (!(Number.isFinite(t) && t > 0 && Number.isFinite(m) && m >= 0)) {
-      throw new RangeError(`atom ${j} should have a positive time and a mass ≥ 0, got ${t}, ${m}`);
+      throw new InvalidArgumentError(
+        `atom ${j} should have a positive time and a mass ≥ 0, got ${t}, ${m}`,
+      );
     }
     total += m;
     const y = Math.log(t);

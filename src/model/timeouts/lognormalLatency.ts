@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { normalCdf } from '../special.js';
 import type { LatencyDistribution } from './LatencyDistribution.js';
 
@@ -28,20 +29,22 @@ const INV_SQRT_2PI = 1 / Math.sqrt(2 * Math.PI);
 export function lognormalLatency(options: Readonly<LognormalLatencyOptions>): LatencyDistribution {
   const { sigma } = options;
   if (!(Number.isFinite(sigma) && sigma > 0)) {
-    throw new RangeError(`lognormal sigma should be a positive finite number, got ${sigma}`);
+    throw new InvalidArgumentError(
+      `lognormal sigma should be a positive finite number, got ${sigma}`,
+    );
   }
   let mu: number;
   if (options.median !== undefined) {
     if (options.mu !== undefined) throw new TypeError('give a lognormal median or mu, not both');
     if (!(Number.isFinite(options.median) && options.median > 0)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `lognormal median should be a positive finite number, got ${options.median}`,
       );
     }
     mu = Math.log(options.median);
   } else {
     if (!Number.isFinite(options.mu)) {
-      throw new RangeError(`lognormal mu should be a finite number, got ${options.mu}`);
+      throw new InvalidArgumentError(`lognormal mu should be a finite number, got ${options.mu}`);
     }
     mu = options.mu;
   }

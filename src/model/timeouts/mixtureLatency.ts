@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { LatencyDistribution } from './LatencyDistribution.js';
 
 /** One component of a {@link mixtureLatency}: a law and its (unnormalised) weight. */
@@ -23,7 +24,7 @@ export function mixtureLatency(components: readonly LatencyComponent[]): Latency
   let total = 0;
   for (const [i, c] of components.entries()) {
     if (!(Number.isFinite(c.weight) && c.weight >= 0)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `mixture component ${i}: weight should be a finite number ≥ 0, got ${c.weight}`,
       );
     }

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { AttemptCost, LatencyDistribution } from './LatencyDistribution.js';
 import { linearCost } from './linearCost.js';
 import { singleTimeout } from './singleTimeout.js';
@@ -40,9 +41,10 @@ export function sequenceLatency(
 export function checkSequence(sequence: readonly number[]): void {
   if (sequence.length === 0) throw new RangeError('a timeout sequence needs at least one timeout');
   for (const [n, t] of sequence.entries()) {
-    if (!(t > 0)) throw new RangeError(`sequence[${n}] should be a positive timeout, got ${t}`);
+    if (!(t > 0))
+      throw new InvalidArgumentError(`sequence[${n}] should be a positive timeout, got ${t}`);
     if (n > 0 && !(t > (sequence[n - 1] as number))) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `sequence should be strictly increasing, got sequence[${n - 1}] = ${sequence[n - 1]} and sequence[${n}] = ${t}`,
       );
     }

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { AttemptCost, LatencyDistribution } from './LatencyDistribution.js';
 import { linearCost } from './linearCost.js';
 
@@ -26,7 +27,8 @@ export function singleTimeout(
   t: number,
   cost: AttemptCost = linearCost(),
 ): AttemptOutcomeCost {
-  if (!(t > 0)) throw new RangeError(`timeout should be a positive number of seconds, got ${t}`);
+  if (!(t > 0))
+    throw new InvalidArgumentError(`timeout should be a positive number of seconds, got ${t}`);
   const { mass } = distribution;
   const survival = distribution.survival(t);
   // t·F̄(t) is 0 once F̄ is (t = ∞ means no timeout).

@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
+
 /** An inclusive range of retry limits for one class: k = min, min + 1, …, max. */
 export interface RetryRange {
   readonly min: number;
@@ -20,7 +22,7 @@ export function resolveGrid(
   classNames: readonly string[],
 ): RetryRange[] {
   if (grid !== undefined && grid.length > classNames.length) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `grid should have one range per class (${classNames.length}), got ${grid.length}`,
     );
   }
@@ -36,7 +38,7 @@ export function resolveGrid(
         max <= MAX_GRID_RETRY_LIMIT
       )
     ) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `grid[${p}] (class ${name}) should be integers 0 ≤ min ≤ max ≤ ${MAX_GRID_RETRY_LIMIT}, got ${min}..${max}`,
       );
     }

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { type AnalyzeOptions, analyzeNetwork } from '../network/analyzeNetwork.js';
 import type { NetworkModel } from '../network/NetworkModel.js';
 import {
@@ -65,19 +66,19 @@ export function assessContext(network: NetworkModel, options: AssessOptions = {}
   }
   const objective = options.objective ?? 'weighted-goodput';
   if (objective !== 'goodput' && objective !== 'weighted-goodput') {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `objective should be 'goodput' or 'weighted-goodput', got ${String(objective)}`,
     );
   }
   const weights = options.weights ?? classNames.map(() => 1);
   if (weights.length !== classNames.length) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `weights should have one entry per class (${classNames.length}), got ${weights.length}`,
     );
   }
   weights.forEach((w, p) => {
     if (!(Number.isFinite(w) && w >= 0)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `weights[${p}] (class ${classNames[p]}) should be a finite number ≥ 0, got ${w}`,
       );
     }

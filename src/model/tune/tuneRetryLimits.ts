@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { analyzeNetwork } from '../network/analyzeNetwork.js';
 import type { NetworkModel, NetworkService } from '../network/NetworkModel.js';
 import { type AssessOptions, assessContext, assessMetrics } from './assessNetwork.js';
@@ -114,11 +115,13 @@ export function tuneRetryLimits(network: NetworkModel, options: TuneOptions = {}
   const grid = resolveGrid(options.grid, context.classNames);
   const maxPoints = options.maxPoints ?? DEFAULT_MAX_POINTS;
   if (!(Number.isInteger(maxPoints) && maxPoints >= 1)) {
-    throw new RangeError(`maxPoints should be an integer ≥ 1, got ${maxPoints}`);
+    throw new InvalidArgumentError(`maxPoints should be an integer ≥ 1, got ${maxPoints}`);
   }
   const digits = options.significantDigits ?? DEFAULT_SIGNIFICANT_DIGITS;
   if (!(Number.isInteger(digits) && digits >= 1 && digits <= 15)) {
-    throw new RangeError(`significantDigits should be an integer from 1 to 15, got ${digits}`);
+    throw new InvalidArgumentError(
+      `significantDigits should be an integer from 1 to 15, got ${digits}`,
+    );
   }
   const size = gridSize(grid);
   if (size > maxPoints) {

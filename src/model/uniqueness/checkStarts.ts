@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { type DistinctPair, distinctPairFinder } from './compareFixedPoints.js';
 
 /** One solve of a configuration from one start, with its vectors flat. */
@@ -55,7 +56,7 @@ export interface StartsCheck {
 export function checkStarts(options: StartsOptions): StartsCheck {
   const { inits, size } = options;
   if (!(Number.isInteger(inits) && inits >= 1)) {
-    throw new RangeError(`inits should be a positive integer, got ${inits}`);
+    throw new InvalidArgumentError(`inits should be a positive integer, got ${inits}`);
   }
   const finder = distinctPairFinder<StartRun>({
     difference: (reference, run) => options.difference(reference.fixedPoint, run.fixedPoint),

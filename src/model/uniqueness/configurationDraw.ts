@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { MODEL_NAMES, type ModelName } from '../phi/Phi.js';
 import type { RandomSource } from '../random.js';
 
@@ -60,12 +61,12 @@ export function startConfiguration(
   const maxClasses = options.maxClasses ?? DEFAULT_MAX_CLASSES;
   const arrivalRate = options.arrivalRate ?? 300;
   if (!(Number.isInteger(maxClasses) && maxClasses >= 1 && maxClasses <= MAX_CLASSES)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `maxClasses should be an integer from 1 to ${MAX_CLASSES}, got ${maxClasses}`,
     );
   }
   if (!(Number.isFinite(arrivalRate) && arrivalRate > 0)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `arrivalRate should be a positive number (requests/s), got ${arrivalRate}`,
     );
   }

@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
+
 /** 2^32, to split a safe integer into two 32-bit halves. */
 const TWO_POW_32 = 4294967296;
 /** 2^21: the high word's share of a 53-bit result. */
@@ -21,7 +23,7 @@ const TWO_POW_21 = 2097152;
  */
 export function deriveSeed(seed: number, ...parts: readonly number[]): number {
   if (!Number.isSafeInteger(seed)) {
-    throw new RangeError(`seed should be a safe integer, got ${seed}`);
+    throw new InvalidArgumentError(`seed should be a safe integer, got ${seed}`);
   }
   const low = (seed % TWO_POW_32) | 0;
   const high = Math.floor(seed / TWO_POW_32) | 0;
@@ -29,7 +31,7 @@ export function deriveSeed(seed: number, ...parts: readonly number[]): number {
   let b = mix32(high ^ 0x085a308d ^ a);
   for (const part of parts) {
     if (!(Number.isInteger(part) && part >= 0 && part < TWO_POW_32)) {
-      throw new RangeError(`a seed part should be an integer in [0, 2^32), got ${part}`);
+      throw new InvalidArgumentError(`a seed part should be an integer in [0, 2^32), got ${part}`);
     }
     a = mix32(a ^ mix32((part ^ 0x9e3779b9) | 0));
     b = mix32((b + a) ^ 0x13198a2e);

@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
+
 /** The numbers an option accepts: [min, max], or (min, max] with `minOpen`. */
 export interface NumericRange {
   readonly min: number;
@@ -18,7 +20,7 @@ export function checkRange(name: string, value: unknown, range: NumericRange): n
   }
   const aboveMin = range.minOpen ? value > range.min : value >= range.min;
   if (!(aboveMin && value <= range.max && (!range.integer || Number.isInteger(value)))) {
-    throw new RangeError(`${name} should be ${kind} in ${interval}, got ${value}`);
+    throw new InvalidArgumentError(`${name} should be ${kind} in ${interval}, got ${value}`);
   }
   return value;
 }

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { checkRange } from './checkRange.js';
 import { monotonicTime } from './monotonicTime.js';
 import type { RetryBudget } from './RetryBudget.js';
@@ -45,7 +46,7 @@ export function grpcThrottle(options: Readonly<GrpcThrottleOptions> = {}): Retry
   const maxMilli = Math.round(maxTokens * 1000);
   const ratioMilli = Math.round(tokenRatio * 1000);
   if (maxMilli < 1) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `maxTokens should be at least 0.001 (gRPC keeps three decimals), got ${maxTokens}`,
     );
   }

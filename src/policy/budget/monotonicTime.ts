@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
+
 /**
  * Keeps the times a budget is told in order: a `nowMs` earlier than one already seen is taken as
  * the latest seen, and a non-finite one is a RangeError naming it.
@@ -10,7 +12,9 @@ export function monotonicTime(): (nowMs: number) => number {
   let latestMs = Number.NEGATIVE_INFINITY;
   return (nowMs) => {
     if (typeof nowMs !== 'number' || !Number.isFinite(nowMs)) {
-      throw new RangeError(`nowMs should be a finite number of milliseconds, got ${String(nowMs)}`);
+      throw new InvalidArgumentError(
+        `nowMs should be a finite number of milliseconds, got ${String(nowMs)}`,
+      );
     }
     if (nowMs > latestMs) latestMs = nowMs;
     return latestMs;

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { fixedTimeout, type TimeoutStrategy } from '../timeouts/TimeoutStrategy.js';
 import type { AttemptOutcome } from './AttemptOutcome.js';
 import type { RetryEventKind, RetryEventSink } from './RetryEvent.js';
@@ -343,7 +344,7 @@ function classTimeout(policy: RetryPolicy, className: string): TimeoutStrategy |
 /** A call's own retry limit, checked: an integer ≥ 0 or `Infinity`. */
 function checkedLimit(retryLimit: number): number {
   if (!(retryLimit >= 0 && (Number.isInteger(retryLimit) || retryLimit === NO_TIMEOUT))) {
-    throw new RangeError(`retryLimit should be an integer ≥ 0, got ${retryLimit}`);
+    throw new InvalidArgumentError(`retryLimit should be an integer ≥ 0, got ${retryLimit}`);
   }
   return retryLimit;
 }

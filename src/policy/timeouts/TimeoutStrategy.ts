@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
+
 /** What an attempt came to, as a timeout strategy sees it. */
 export type TimeoutObservation = 'success' | 'timeout' | 'failure';
 
@@ -25,7 +27,9 @@ export interface TimeoutStrategy {
  */
 export function fixedTimeout(timeoutMs: number): TimeoutStrategy {
   if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-    throw new RangeError(`timeoutMs should be a positive number of milliseconds, got ${timeoutMs}`);
+    throw new InvalidArgumentError(
+      `timeoutMs should be a positive number of milliseconds, got ${timeoutMs}`,
+    );
   }
   return { next: () => timeoutMs, observe: () => {} };
 }

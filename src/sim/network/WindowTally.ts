@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
 import type { Simulation } from '../engine/Simulation.js';
 import type { RateMultiplier } from './RateMultiplier.js';
@@ -63,7 +64,7 @@ export class WindowTally {
   constructor(options: Readonly<WindowTallyOptions>) {
     const { windowSeconds, end, simulation } = options;
     if (!(Number.isFinite(windowSeconds) && windowSeconds > 0)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `windowSeconds should be a positive finite number of seconds, got ${windowSeconds}`,
       );
     }

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
 import { meanWithCi95 } from '../../stats/confidence.js';
 import type { ReplicateOptions, WithCi95 } from '../replicate.js';
@@ -99,7 +100,7 @@ export function replicateNetwork(
   { onProgress }: Readonly<ReplicateOptions> = {},
 ): ReplicatedNetworkResult {
   if (!(Number.isInteger(replications) && replications >= 1)) {
-    throw new RangeError(`replications should be an integer ≥ 1, got ${replications}`);
+    throw new InvalidArgumentError(`replications should be an integer ≥ 1, got ${replications}`);
   }
   const stream = options.stream ?? 0;
   const results: NetworkSimulationResult[] = [];

@@ -1,4 +1,5 @@
 import type { Histogram } from 'hdr-histogram-js';
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { exponentialDistribution } from '../../model/distributions/exponential.js';
 import type { ServiceTimeDistribution } from '../../model/distributions/ServiceTimeDistribution.js';
 import { checkNetworkModel, networkMode } from '../../model/network/checkNetworkModel.js';
@@ -315,7 +316,9 @@ class NetworkRun extends RequestSlots {
   /** Sets the timer of request `id`'s attempt, `timeoutMs` from now. */
   private startTimer(id: number, timeoutMs: number): void {
     if (!(timeoutMs >= 0)) {
-      throw new RangeError(`a timeout strategy returned ${timeoutMs} ms; expected a number ≥ 0`);
+      throw new InvalidArgumentError(
+        `a timeout strategy returned ${timeoutMs} ms; expected a number ≥ 0`,
+      );
     }
     const serial = ++this.serial[id];
     this.simulation.schedule(

@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { decodeFromCompressedBase64 } from 'hdr-histogram-js';
 import type { NetworkSpec } from '../../config/schema.js';
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { meanWithCi95 } from '../../stats/confidence.js';
 import { createLatencyHistogram } from '../../stats/latencyHistogram.js';
 import type { EdgePlan, EdgeStreamReport } from '../edge/EdgePlan.js';
@@ -201,14 +202,14 @@ export async function measureTestbed(
 ): Promise<TestbedMeasurement> {
   const { warmupS, durationS, signal, onProgress } = options;
   if (!(Number.isFinite(warmupS) && warmupS >= 0)) {
-    throw new RangeError(`warmupS should be a number ≥ 0, got ${warmupS}`);
+    throw new InvalidArgumentError(`warmupS should be a number ≥ 0, got ${warmupS}`);
   }
   if (!(Number.isFinite(durationS) && durationS > 0)) {
-    throw new RangeError(`durationS should be a positive number, got ${durationS}`);
+    throw new InvalidArgumentError(`durationS should be a positive number, got ${durationS}`);
   }
   const graceS = options.graceS ?? DEFAULT_GRACE_S;
   if (!(Number.isFinite(graceS) && graceS >= 0)) {
-    throw new RangeError(`graceS should be a number ≥ 0, got ${options.graceS}`);
+    throw new InvalidArgumentError(`graceS should be a number ≥ 0, got ${options.graceS}`);
   }
   const seed = options.seed ?? 1;
   const edgeThread = options.edgeThread ?? true;

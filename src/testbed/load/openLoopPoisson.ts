@@ -1,4 +1,5 @@
 import type { Histogram } from 'hdr-histogram-js';
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { seededRandom } from '../../model/random.js';
 import { type LatencySummary, summarizeLatency } from './latencySummary.js';
 import { type PoissonCheck, poissonCheck } from './poissonCheck.js';
@@ -162,22 +163,22 @@ export interface OpenLoopReport {
 export function openLoopPoisson(options: Readonly<OpenLoopOptions>): Promise<OpenLoopReport> {
   const { rate, durationS, seed, send, signal, onProgress, endDrain, onWindowEnded } = options;
   if (!(Number.isFinite(durationS) && durationS > 0)) {
-    throw new RangeError(`durationS should be a positive number, got ${durationS}`);
+    throw new InvalidArgumentError(`durationS should be a positive number, got ${durationS}`);
   }
   const window = options.window ?? { fromS: 0, toS: durationS };
   if (!(window.fromS >= 0 && window.toS > window.fromS && window.toS <= durationS)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `window should satisfy 0 ≤ fromS < toS ≤ durationS (${durationS}), got [${window.fromS}, ${window.toS})`,
     );
   }
   const graceS = options.graceS ?? 0;
   if (!(Number.isFinite(graceS) && graceS >= 0)) {
-    throw new RangeError(`graceS should be a number ≥ 0, got ${options.graceS}`);
+    throw new InvalidArgumentError(`graceS should be a number ≥ 0, got ${options.graceS}`);
   }
   const lateThresholdMs = options.lateThresholdMs ?? 1;
   const batches = options.batches ?? 1;
   if (!(Number.isInteger(batches) && batches >= 1)) {
-    throw new RangeError(`batches should be an integer ≥ 1, got ${options.batches}`);
+    throw new InvalidArgumentError(`batches should be an integer ≥ 1, got ${options.batches}`);
   }
   const now = options.now ?? (() => performance.now());
   const durationMs = durationS * 1000;

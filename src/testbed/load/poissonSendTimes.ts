@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { RandomSource } from '../../model/random.js';
 
 /**
@@ -20,10 +21,10 @@ export function poissonSendTimes(
   random: RandomSource,
 ): Float64Array {
   if (!(Number.isFinite(rate) && rate >= 0)) {
-    throw new RangeError(`rate should be a finite number ≥ 0 (requests/s), got ${rate}`);
+    throw new InvalidArgumentError(`rate should be a finite number ≥ 0 (requests/s), got ${rate}`);
   }
   if (!(Number.isFinite(durationMs) && durationMs >= 0)) {
-    throw new RangeError(`durationMs should be a finite number ≥ 0, got ${durationMs}`);
+    throw new InvalidArgumentError(`durationMs should be a finite number ≥ 0, got ${durationMs}`);
   }
   if (rate === 0) return new Float64Array(0);
   const meanGapMs = 1000 / rate;

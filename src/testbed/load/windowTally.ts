@@ -1,4 +1,5 @@
 import type { Histogram } from 'hdr-histogram-js';
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { createLatencyHistogram, MICROSECONDS_PER_SECOND } from '../../stats/latencyHistogram.js';
 
 /** How a request of an open-loop stream ended, as kept in a {@link RequestLog}. */
@@ -130,12 +131,12 @@ export function tallyByAnswerTime(
 
 function checkTally(window: TallyWindow, batches: number): void {
   if (!(window.fromMs >= 0 && window.toMs > window.fromMs)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `window should satisfy 0 ≤ fromMs < toMs, got [${window.fromMs}, ${window.toMs})`,
     );
   }
   if (!(Number.isInteger(batches) && batches >= 1)) {
-    throw new RangeError(`batches should be an integer ≥ 1, got ${batches}`);
+    throw new InvalidArgumentError(`batches should be an integer ≥ 1, got ${batches}`);
   }
   if (batches > 1 && !Number.isFinite(window.toMs)) {
     throw new RangeError('batches > 1 need a finite window');

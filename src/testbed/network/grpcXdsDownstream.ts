@@ -7,6 +7,7 @@ import {
   status,
 } from '@grpc/grpc-js';
 import { register } from '@grpc/grpc-js-xds';
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { xdsBootstrap } from '../../xds/xdsBootstrap.js';
 import { type Downstream, type DownstreamCallOptions, EXTERNAL_HEADER } from './Downstream.js';
 import { TESTBED_GRPC_METHOD, TESTBED_GRPC_SERVICE } from './startGrpcService.js';
@@ -74,7 +75,9 @@ let xdsRegistered = false;
 export function grpcXdsDownstream(options: Readonly<GrpcXdsDownstreamOptions>): GrpcXdsDownstream {
   const deadlineMs = options.deadlineMs ?? GRPC_CALL_DEADLINE_MS;
   if (!(Number.isFinite(deadlineMs) && deadlineMs > 0)) {
-    throw new RangeError(`deadlineMs should be a positive number of ms, got ${deadlineMs}`);
+    throw new InvalidArgumentError(
+      `deadlineMs should be a positive number of ms, got ${deadlineMs}`,
+    );
   }
   const header = (options.header ?? 'x-priority').toLowerCase();
   const now = options.now ?? Date.now;

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { AdmissionGate } from '../../mesh/AdmissionGate.js';
 import type { RandomSource } from '../../model/random.js';
 import { type CallProgram, drawPath, runProgram } from './callProgram.js';
@@ -179,7 +180,7 @@ const DONE: StationTicket = Object.freeze({ waiting: false, cancel: () => {} });
 export function serviceStation(options: Readonly<ServiceStationOptions>): ServiceStation {
   const { name, capacity, classes, program, random } = options;
   if (!(Number.isFinite(capacity) && capacity > 0)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `capacity of ${name} should be a positive number (requests/s), got ${capacity}`,
     );
   }

@@ -1,6 +1,7 @@
 import { resolveHops } from '../../config/resolveHops.js';
 import type { NetworkSpec } from '../../config/schema.js';
 import type { SidecarConfigInput } from '../../config/sidecarSchema.js';
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { upstreamOverrides } from '../../deploy/sidecarsFromNetwork.js';
 import { type SidecarHandle, startSidecar } from '../../mesh/index.js';
 import { seededRandom } from '../../model/random.js';
@@ -132,14 +133,14 @@ export async function startTestbed(
   }
   const transport = options.transport ?? 'http';
   if (!TESTBED_TRANSPORTS.includes(transport)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `transport should be one of ${TESTBED_TRANSPORTS.join(', ')}, got "${String(transport)}"`,
     );
   }
   const grpc = transport === 'grpc-xds';
   const header = options.header ?? 'x-priority';
   if (grpc && header.toLowerCase() !== 'x-priority') {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `the gRPC testbed carries the class in x-priority (the key its xDS routes match), got header "${header}"`,
     );
   }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { InvalidArgumentError } from '../../../core/InvalidArgumentError.js';
 import type { AttemptNoise } from '../latencyNoise.js';
 import type { TimeoutScenario } from '../scenarios.js';
 
@@ -88,7 +89,7 @@ export async function startApp2(options: Readonly<App2Options>): Promise<App2> {
 /** Checks a time scale: a finite number in (0, 1000]. */
 export function checkTimeScale(timeScale: number): number {
   if (!(Number.isFinite(timeScale) && timeScale > 0 && timeScale <= 1000)) {
-    throw new RangeError(`timeScale should be a number in (0, 1000], got ${timeScale}`);
+    throw new InvalidArgumentError(`timeScale should be a number in (0, 1000], got ${timeScale}`);
   }
   return timeScale;
 }

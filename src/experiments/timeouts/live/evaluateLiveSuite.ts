@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../../core/InvalidArgumentError.js';
 import type { Clock } from '../../../policy/Clock.js';
 import type { TimeoutSuiteOptions } from '../evaluateSuite.js';
 import { scenarioRun } from '../scenarioRun.js';
@@ -39,7 +40,7 @@ export async function evaluateTimeoutSuiteLive(
   const jobs = runs.flatMap((run) => strategies.map((strategyName) => ({ run, strategyName })));
   const concurrency = options.concurrency ?? jobs.length;
   if (!(Number.isSafeInteger(concurrency) && concurrency >= 1)) {
-    throw new RangeError(`concurrency should be a positive integer, got ${concurrency}`);
+    throw new InvalidArgumentError(`concurrency should be a positive integer, got ${concurrency}`);
   }
   const done = new Float64Array(jobs.length);
   const report = () => onProgress?.(done.reduce((a, b) => a + b, 0) / jobs.length);
