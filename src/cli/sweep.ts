@@ -1,4 +1,5 @@
 import type { NetworkSpec } from '../config/schema.js';
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
 import type { SweptParameter } from '../model/network/SweptParameter.js';
 import { UsageError } from './UsageError.js';
@@ -75,7 +76,9 @@ export function applySweepToSpec(network: NetworkSpec, sweep: Sweep, value: numb
   const field = sweep.field;
   const className = field === 'capacity' ? undefined : network.classes[field]?.name;
   if (field !== 'capacity' && className === undefined) {
-    throw new RangeError(`the sweep names class ${field}, which the network does not have`);
+    throw new InvalidArgumentError(
+      `the sweep names class ${field}, which the network does not have`,
+    );
   }
   return {
     ...network,

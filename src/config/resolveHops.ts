@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 import { type BackoffDescription, DEFAULT_BACKOFF } from '../model/backoff/BackoffDescription.js';
 import { applyOverrides, type NetworkOverrides } from './networkOverrides.js';
 import type { NetworkSpec } from './schema.js';
@@ -85,7 +86,7 @@ export function hopOf(hops: ResolvedHops, service: string, className: string): H
   const p = hops.classes.findIndex((c) => c.name === className);
   const hop = hops.services.find((s) => s.name === service)?.hops[p];
   if (hop === undefined) {
-    throw new RangeError(`no hop for class "${className}" into service "${service}"`);
+    throw new InvalidArgumentError(`no hop for class "${className}" into service "${service}"`);
   }
   return hop;
 }

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 import type { SidecarConfig, UpstreamConfig } from './sidecarSchema.js';
 
 /** What one class gets on the calls through one upstream of a sidecar. */
@@ -28,7 +29,8 @@ export function upstreamHop(
   className: string,
 ): UpstreamClassHop {
   const spec = config.classes.find((c) => c.name === className);
-  if (spec === undefined) throw new RangeError(`the sidecar config has no class "${className}"`);
+  if (spec === undefined)
+    throw new InvalidArgumentError(`the sidecar config has no class "${className}"`);
   return {
     retries: upstream.retries?.[className] ?? spec.retries,
     timeoutMs:

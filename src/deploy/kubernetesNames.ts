@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 import type { MeshPlan } from './meshPlan.js';
 
 const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -46,7 +47,7 @@ export function kubernetesNames(plan: MeshPlan): ReadonlyMap<string, string> {
     const name = kubernetesName(service.name);
     const other = owner.get(name);
     if (other !== undefined) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `services "${other}" and "${service.name}" would both be the Kubernetes name "${name}"; rename one`,
       );
     }

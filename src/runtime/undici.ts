@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 import type { AttemptOutcome } from '../policy/retry/AttemptOutcome.js';
 import type { RetryPolicy } from '../policy/retry/RetryPolicy.js';
 import {
@@ -74,7 +75,9 @@ export function difftryInterceptor(
   checkAdapterOptions(options);
   const deadlineHeader = options.deadlineHeader?.toLowerCase();
   if (deadlineHeader !== undefined && deadlineHeader === policy.header) {
-    throw new RangeError(`deadlineHeader should differ from the class header ${policy.header}`);
+    throw new InvalidArgumentError(
+      `deadlineHeader should differ from the class header ${policy.header}`,
+    );
   }
   return (dispatch) => (opts, handler) => {
     const found = readHeaders(opts.headers, policy.header, deadlineHeader);

@@ -91,7 +91,7 @@ export function figure5LimitPairs(
       }
     }
     const key = `${kHigh}/${kLow}`;
-    if (keys.has(key)) throw new RangeError(`the configuration ${key} is given twice`);
+    if (keys.has(key)) throw new InvalidArgumentError(`the configuration ${key} is given twice`);
     keys.add(key);
     const label = `${kHigh === kLow ? 'uniform' : 'DiffTry'} k = (${kHigh}, ${kLow})`;
     return { key, label, retries: { [high]: kHigh, [low]: kLow } };

@@ -164,13 +164,13 @@ export async function runFig5(options: Readonly<Fig5Options>): Promise<Fig5Resul
   const high = network.classes[0]?.name as string;
   const low = network.classes[network.classes.length - 1]?.name as string;
   if (network.classes.length < 2) {
-    throw new RangeError('the Figure 5 sweep needs a network with at least two classes');
+    throw new InvalidArgumentError('the Figure 5 sweep needs a network with at least two classes');
   }
   const entry =
     options.entry ??
     network.services.find((s) => Object.values(s.arrivals).some((rate) => rate > 0))?.name;
   if (entry === undefined || !network.services.some((s) => s.name === entry)) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `the Figure 5 sweep needs an entry service; ${entry === undefined ? 'the network has none with arrivals' : `no service is named "${entry}"`}`,
     );
   }

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { analyzeNetwork, usesCallSolver, usesTimedRouting } from './analyzeNetwork.js';
 import type { BranchesAlongSweep } from './branchSweep.js';
 import type { CallEquilibria, CallEquilibrium } from './callEquilibria.js';
@@ -97,7 +98,7 @@ export function analyzeSweep(
     };
   }
   if (options.rampSeconds !== undefined) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       'rampSeconds: only with the orbit law (law: "orbit", or "auto" where it takes the orbit law)',
     );
   }

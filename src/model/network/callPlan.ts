@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { NetworkCall, NetworkModel } from './NetworkModel.js';
 import { prepareServices } from './prepare.js';
 import { successorLists, topologicalOrder } from './topology.js';
@@ -55,7 +56,7 @@ export function compileCallPlan(network: NetworkModel): CallPlan {
   const classCount = network.classes.length;
   const topo = topologicalOrder(successorLists(network.services, { routes: false, calls: true }));
   if (topo === undefined)
-    throw new RangeError('calls must form a DAG (no service may call itself back)');
+    throw new InvalidArgumentError('calls must form a DAG (no service may call itself back)');
   const cells = serviceCount * classCount;
   const retryLimit = new Int32Array(cells);
   const external = new Float64Array(cells);

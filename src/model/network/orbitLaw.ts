@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { DEFAULT_BACKOFF } from '../backoff/BackoffDescription.js';
 import { meanRetryDelays } from '../backoff/meanRetryDelays.js';
 import type { OrbitFailedShare } from '../queue/orbitFailedShare.js';
@@ -139,7 +140,7 @@ export function orbitEquilibria(
   options: { readonly onService?: (progress: OrbitProgress) => void } = {},
 ): OrbitEquilibria {
   const refusal = orbitLawRefusal(network);
-  if (refusal !== undefined) throw new RangeError(refusal);
+  if (refusal !== undefined) throw new InvalidArgumentError(refusal);
   const rows = routingRowsByClass(network);
   const routed = network.services.some((service) => service.routes.some((r) => r.p > 0));
   const order =

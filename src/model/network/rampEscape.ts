@@ -41,7 +41,7 @@ export function rampEscape(
   to: number,
   seconds: number,
 ): RampEscape {
-  if (points.length === 0) throw new RangeError('rampEscape needs at least one point');
+  if (points.length === 0) throw new InvalidArgumentError('rampEscape needs at least one point');
   if (!(seconds > 0)) throw new InvalidArgumentError(`the ramp should last > 0 s, got ${seconds}`);
   for (let i = 0; i < points.length; i++) {
     const point = points[i] as EscapeRatePoint;

@@ -62,7 +62,8 @@ export function sweepRamp(
   loadRises = true,
   options: SweepRampOptions = {},
 ): SweepRamp {
-  if (points.length < 2) throw new RangeError('a ramp needs a sweep of at least two values');
+  if (points.length < 2)
+    throw new InvalidArgumentError('a ramp needs a sweep of at least two values');
   const { windowSeconds } = options;
   if (windowSeconds !== undefined && !(windowSeconds > 0 && Number.isFinite(windowSeconds)))
     throw new InvalidArgumentError(`a window should last > 0 s, got ${windowSeconds}`);
@@ -124,7 +125,7 @@ function judgedWeights(
   if (className === undefined) return report.classes.map((_, p) => classWeights[p] ?? 0);
   const index = report.classes.findIndex((c) => c.name === className);
   if (index < 0)
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `no class ${className}; the classes are ${report.classes.map((c) => c.name).join(', ')}`,
     );
   return report.classes.map((_, p) => (p === index ? (classWeights[p] ?? 0) : 0));

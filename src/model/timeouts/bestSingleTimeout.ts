@@ -60,7 +60,7 @@ export function bestSingleTimeout(
     }
   }
   if (!Number.isFinite(bestE)) {
-    throw new RangeError(`no timeout in [${low}, ${high}] s lets an attempt complete`);
+    throw new InvalidArgumentError(`no timeout in [${low}, ${high}] s lets an attempt complete`);
   }
   let a = grid[Math.max(0, best - 1)] as number;
   let b = grid[Math.min(points - 1, best + 1)] as number;

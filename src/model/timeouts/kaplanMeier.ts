@@ -36,7 +36,7 @@ export interface KaplanMeierEstimate {
  */
 export function kaplanMeier(samples: readonly LatencySample[]): KaplanMeierEstimate {
   const count = samples.length;
-  if (count === 0) throw new RangeError('a latency estimate needs at least one sample');
+  if (count === 0) throw new InvalidArgumentError('a latency estimate needs at least one sample');
   const latency = new Float64Array(count);
   const weight = new Float64Array(count);
   const censored = new Uint8Array(count);
@@ -65,7 +65,9 @@ export function kaplanMeier(samples: readonly LatencySample[]): KaplanMeierEstim
     }
   }
   if (!(eventWeight > 0)) {
-    throw new RangeError('a latency estimate needs an uncensored sample of positive weight');
+    throw new InvalidArgumentError(
+      'a latency estimate needs an uncensored sample of positive weight',
+    );
   }
   // Order within a tie does not matter: a tie is one group (its completions jump, its
   // censorings leave after).

@@ -93,7 +93,8 @@ export function logKernelLatency(
     if (y < yLow) yLow = y;
     if (y > yHigh) yHigh = y;
   }
-  if (!(total > 0)) throw new RangeError('log-kernel smoothing needs a positive total mass');
+  if (!(total > 0))
+    throw new InvalidArgumentError('log-kernel smoothing needs a positive total mass');
   const range = yHigh - yLow;
   // The step is (range + 2·6h) / (G − 1); h ≥ 4 steps ⇔ h ≥ 4·range / (G − 1 − 48).
   const bandwidth = Math.max(

@@ -20,7 +20,8 @@ export interface LatencyComponent {
  * ```
  */
 export function mixtureLatency(components: readonly LatencyComponent[]): LatencyDistribution {
-  if (components.length === 0) throw new RangeError('a mixture needs at least one component');
+  if (components.length === 0)
+    throw new InvalidArgumentError('a mixture needs at least one component');
   let total = 0;
   for (const [i, c] of components.entries()) {
     if (!(Number.isFinite(c.weight) && c.weight >= 0)) {
@@ -30,7 +31,7 @@ export function mixtureLatency(components: readonly LatencyComponent[]): Latency
     }
     total += c.weight;
   }
-  if (!(total > 0)) throw new RangeError('mixture weights should not all be 0');
+  if (!(total > 0)) throw new InvalidArgumentError('mixture weights should not all be 0');
   const parts = components.filter((c) => c.weight > 0);
   const weights = parts.map((c) => c.weight / total);
   const laws = parts.map((c) => c.distribution);

@@ -39,7 +39,8 @@ export function sequenceLatency(
 
 /** Throws unless `sequence` is a non-empty, strictly increasing list of positive timeouts. */
 export function checkSequence(sequence: readonly number[]): void {
-  if (sequence.length === 0) throw new RangeError('a timeout sequence needs at least one timeout');
+  if (sequence.length === 0)
+    throw new InvalidArgumentError('a timeout sequence needs at least one timeout');
   for (const [n, t] of sequence.entries()) {
     if (!(t > 0))
       throw new InvalidArgumentError(`sequence[${n}] should be a positive timeout, got ${t}`);

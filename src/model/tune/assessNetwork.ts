@@ -62,7 +62,9 @@ export function assessContext(network: NetworkModel, options: AssessOptions = {}
   const classNames = network.classes.map((c) => c.name);
   const external = externalRates(network);
   if (!external.some((rate) => rate > 0)) {
-    throw new RangeError('the network has no external arrivals, so there is nothing to tune');
+    throw new InvalidArgumentError(
+      'the network has no external arrivals, so there is nothing to tune',
+    );
   }
   const objective = options.objective ?? 'weighted-goodput';
   if (objective !== 'goodput' && objective !== 'weighted-goodput') {

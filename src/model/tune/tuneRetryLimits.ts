@@ -126,7 +126,7 @@ export function tuneRetryLimits(network: NetworkModel, options: TuneOptions = {}
   const size = gridSize(grid);
   if (size > maxPoints) {
     const lengths = grid.map((r) => r.max - r.min + 1).join(' × ');
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `the grid has ${size} points (${lengths}), more than maxPoints (${maxPoints}); narrow some class's range or raise maxPoints`,
     );
   }

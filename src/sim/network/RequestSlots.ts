@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { CallTracker } from '../../policy/retry/CallTracker.js';
 import { grown } from '../engine/grown.js';
 
@@ -48,7 +49,9 @@ export abstract class RequestSlots {
     if (this.freeCount > 0) return this.freeIds[--this.freeCount];
     if (this.idsInUse === this.measured.length) this.growRequests();
     if (this.idsInUse === ID_SPAN) {
-      throw new RangeError(`more than ${ID_SPAN} requests in flight at once; the network diverges`);
+      throw new InvalidArgumentError(
+        `more than ${ID_SPAN} requests in flight at once; the network diverges`,
+      );
     }
     return this.idsInUse++;
   }

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { LoadSchedule, ScheduleNetwork } from '../../model/network/LoadSchedule.js';
 import { resolveLoadSchedule } from '../../model/network/resolveLoadSchedule.js';
 import { piecewiseLinearMultiplier, type RateMultiplier } from './RateMultiplier.js';
@@ -32,7 +33,7 @@ export function scheduledRates(schedule: LoadSchedule, network: ScheduleNetwork)
   const [first] = resolved.problems;
   if (first !== undefined) {
     const field = first.field === undefined ? '' : `.${first.field}`;
-    throw new RangeError(`schedule.changes[${first.index}]${field}: ${first.problem}`);
+    throw new InvalidArgumentError(`schedule.changes[${first.index}]${field}: ${first.problem}`);
   }
   const classCount = network.classes.length;
   const capacity = network.services.map((_, i) => {

@@ -1,5 +1,6 @@
 import type { NetworkSpec } from '../../config/schema.js';
 import { toNetworkModel } from '../../config/toNetworkModel.js';
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { analyzeNetwork } from '../../model/network/analyzeNetwork.js';
 import type { NetworkReport } from '../../model/network/NetworkReport.js';
 import type { TestbedMeasurement } from './measureTestbed.js';
@@ -84,7 +85,7 @@ function routingTwin(
   const ranByName = new Map(ran.services.map((s) => [s.name, s]));
   for (const s of twin.services) {
     if (!ranByName.has(s.name)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `the routing form names service "${s.name}", which the call-graph network does not have`,
       );
     }
@@ -92,7 +93,7 @@ function routingTwin(
   const twinNames = new Set(twin.services.map((s) => s.name));
   for (const s of ran.services) {
     if (!twinNames.has(s.name)) {
-      throw new RangeError(`the routing form has no service "${s.name}"`);
+      throw new InvalidArgumentError(`the routing form has no service "${s.name}"`);
     }
   }
   return {

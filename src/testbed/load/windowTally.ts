@@ -139,7 +139,7 @@ function checkTally(window: TallyWindow, batches: number): void {
     throw new InvalidArgumentError(`batches should be an integer ≥ 1, got ${batches}`);
   }
   if (batches > 1 && !Number.isFinite(window.toMs)) {
-    throw new RangeError('batches > 1 need a finite window');
+    throw new InvalidArgumentError('batches > 1 need a finite window');
   }
 }
 

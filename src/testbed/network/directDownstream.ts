@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { Agent } from 'undici';
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 import type { RandomSource } from '../../model/random.js';
 import type { AttemptOutcome } from '../../policy/retry/AttemptOutcome.js';
@@ -79,7 +80,8 @@ export function directDownstream(options: Readonly<DirectDownstreamOptions>): Do
   return {
     async call(child: string, className: string, callOptions: DownstreamCallOptions = {}) {
       const target = policies.get(child);
-      if (target === undefined) throw new RangeError(`no downstream service named "${child}"`);
+      if (target === undefined)
+        throw new InvalidArgumentError(`no downstream service named "${child}"`);
       const headers: Record<string, string> = { [header]: className };
       if (callOptions.external) headers[EXTERNAL_HEADER] = '1';
       const path = callOptions.path ?? '/';

@@ -127,7 +127,7 @@ export async function startTestbed(
   const network = testbedNetwork(file, options);
   const routed = network.services.find((s) => (s.routes?.length ?? 0) > 0);
   if (routed !== undefined) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `the testbed runs call-graph networks (calls, branches); service "${routed.name}" has routes — give the call-graph form of the network`,
     );
   }
