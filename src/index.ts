@@ -73,6 +73,7 @@ export {
   DifftryError,
   errorCode,
   InvalidArgumentError,
+  InvalidArgumentTypeError,
   isDifftryError,
 } from './runtime/errors.js';
 export {

@@ -1,5 +1,6 @@
 import { xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus';
 import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
+import { InvalidArgumentTypeError } from '../core/InvalidArgumentTypeError.js';
 
 /**
  * A source of uniform random numbers in [0, 1). Model, policy and simulator code never call
@@ -27,7 +28,7 @@ const TWO_POW_53 = 9007199254740992;
  */
 export function seededRandom(seed: number, stream = 0): RandomSource {
   if (!Number.isSafeInteger(seed)) {
-    throw new TypeError(`seed should be a safe integer, got ${seed}`);
+    throw new InvalidArgumentTypeError(`seed should be a safe integer, got ${seed}`);
   }
   if (!Number.isInteger(stream) || stream < 0 || stream > 100_000) {
     throw new InvalidArgumentError(`stream should be an integer in [0, 100000], got ${stream}`);

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
+import { InvalidArgumentTypeError } from '../core/InvalidArgumentTypeError.js';
 import type { AttemptOutcome, HeaderLookup } from '../policy/retry/AttemptOutcome.js';
 import type { RetryPolicy, RetryPolicyOptions } from '../policy/retry/RetryPolicy.js';
 import { retryPolicy } from '../policy/retry/RetryPolicy.js';
@@ -35,7 +36,7 @@ export interface AdapterOptions extends RetryListeners {
 /** The policy of an adapter: the one given, or one built from the options. */
 export function resolvePolicy(source: PolicySource): RetryPolicy {
   if (source === null || typeof source !== 'object') {
-    throw new TypeError(`options should be an object, got ${String(source)}`);
+    throw new InvalidArgumentTypeError(`options should be an object, got ${String(source)}`);
   }
   if (!('policy' in source)) return retryPolicy(source);
   const { policy } = source;

@@ -2,6 +2,7 @@ import { DifftryError } from '../core/DifftryError.js';
 
 export { DifftryError, isDifftryError } from '../core/DifftryError.js';
 export { InvalidArgumentError } from '../core/InvalidArgumentError.js';
+export { InvalidArgumentTypeError } from '../core/InvalidArgumentTypeError.js';
 
 /** An attempt's per-try timeout expired (code `DIFFTRY_TIMEOUT`). */
 export class AttemptTimeoutError extends DifftryError {

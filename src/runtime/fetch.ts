@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
+import { InvalidArgumentTypeError } from '../core/InvalidArgumentTypeError.js';
 import type { RetryPolicy } from '../policy/retry/RetryPolicy.js';
 import {
   type AdapterOptions,
@@ -81,7 +82,7 @@ export function difftryFetch(options: DifftryFetchOptions): FetchFunction {
     );
   }
   if (options.fetch !== undefined && typeof options.fetch !== 'function') {
-    throw new TypeError(`fetch should be a function, got ${typeof options.fetch}`);
+    throw new InvalidArgumentTypeError(`fetch should be a function, got ${typeof options.fetch}`);
   }
   const { deadlineMs, timeout, onRetry, onGiveUp, onSuccess, onFailure } = options;
 
@@ -220,7 +221,9 @@ function toBytes(chunk: unknown): Uint8Array {
     return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
   }
   if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
-  throw new TypeError(`a request body stream should yield bytes, got ${typeof chunk}`);
+  throw new InvalidArgumentTypeError(
+    `a request body stream should yield bytes, got ${typeof chunk}`,
+  );
 }
 
 /** A stream of the chunks already read, then the rest of the body. */

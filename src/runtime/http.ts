@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { InvalidArgumentTypeError } from '../core/InvalidArgumentTypeError.js';
 import { classHeaderVariant } from '../policy/request/classHeaderVariant.js';
 import { hostFieldRefusal } from '../policy/request/hostRefusal.js';
 import { normalizeRequestPath } from '../policy/request/normalizePath.js';
@@ -124,7 +125,9 @@ export function withRequestContext<Req extends IncomingMessage, Res extends Serv
   const normalizeTarget = edge !== undefined && options.normalizeTarget !== false;
   const spoofsClass = classHeaderVariant(policy.header);
   if (edge !== undefined && typeof edge !== 'function') {
-    throw new TypeError(`edge should be a function of the request, got ${typeof edge}`);
+    throw new InvalidArgumentTypeError(
+      `edge should be a function of the request, got ${typeof edge}`,
+    );
   }
   const deadlineHeader = options.deadlineHeader?.toLowerCase();
   // The deadline is on the policy's clock, the one `retry()` compares it with.

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
+import { InvalidArgumentTypeError } from '../core/InvalidArgumentTypeError.js';
 import { type BackoffDescription, DEFAULT_BACKOFF } from '../model/backoff/BackoffDescription.js';
 import { checkBackoff } from '../model/backoff/retryDelay.js';
 import { exponentialDistribution } from '../model/distributions/exponential.js';
@@ -99,7 +100,7 @@ export function resolveSingleServiceConfig(
     );
   }
   if (!Number.isSafeInteger(seed)) {
-    throw new TypeError(`seed should be a safe integer, got ${seed}`);
+    throw new InvalidArgumentTypeError(`seed should be a safe integer, got ${seed}`);
   }
   const stream = config.stream ?? 0;
   if (!(Number.isInteger(stream) && stream >= 0)) {
@@ -112,7 +113,9 @@ export function resolveSingleServiceConfig(
   const classes = config.classes.map((entry, index): Required<SingleServiceClass> => {
     const { name, arrivalRate, retryLimit } = entry;
     if (typeof name !== 'string' || name === '') {
-      throw new TypeError(`classes[${index}].name should be a non-empty string, got ${name}`);
+      throw new InvalidArgumentTypeError(
+        `classes[${index}].name should be a non-empty string, got ${name}`,
+      );
     }
     if (names.has(name))
       throw new InvalidArgumentError(`classes[${index}].name "${name}" is repeated`);

@@ -5,7 +5,9 @@ import { parseNetwork } from '../../src/config/parseNetwork.js';
 import { isSpecError, type SpecError } from '../../src/config/SpecError.js';
 import { DifftryError, isDifftryError } from '../../src/core/DifftryError.js';
 import { InvalidArgumentError } from '../../src/core/InvalidArgumentError.js';
+import { InvalidArgumentTypeError } from '../../src/core/InvalidArgumentTypeError.js';
 import { checkNetworkModel } from '../../src/model/network/checkNetworkModel.js';
+import { retryPolicy } from '../../src/policy/retry/RetryPolicy.js';
 import { AttemptTimeoutError } from '../../src/runtime/errors.js';
 
 describe('DifftryError: one base with stable codes', () => {
@@ -84,5 +86,18 @@ describe('DifftryError: one base with stable codes', () => {
       expect(error instanceof AttemptTimeoutError).toBe(false);
     }
     expect(new RangeError('x') instanceof DifftryError).toBe(false);
+  });
+
+  it('gives an argument of the wrong kind the same code, still a TypeError', () => {
+    let thrown: unknown;
+    try {
+      retryPolicy(undefined as never);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(TypeError);
+    expect(thrown).toBeInstanceOf(InvalidArgumentTypeError);
+    expect(thrown).toBeInstanceOf(DifftryError);
+    expect(isDifftryError(thrown) && thrown.code).toBe('DIFFTRY_INVALID_ARGUMENT');
   });
 });

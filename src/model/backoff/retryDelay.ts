@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
+import { InvalidArgumentTypeError } from '../../core/InvalidArgumentTypeError.js';
 import type { RandomSource } from '../random.js';
 import type { BackoffDescription } from './BackoffDescription.js';
 
@@ -166,7 +167,7 @@ export function checkBackoff(backoff: BackoffDescription): void {
       }
       return;
     default:
-      throw new TypeError(
+      throw new InvalidArgumentTypeError(
         `backoff.kind should be one of constant, exponential, random, got ${JSON.stringify((backoff as { kind: unknown }).kind)}`,
       );
   }

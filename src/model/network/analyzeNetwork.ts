@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
+import { InvalidArgumentTypeError } from '../../core/InvalidArgumentTypeError.js';
 import { FIXED_POINT_TOLERANCE } from '../service.js';
 import type { AnalysisProgress } from './AnalysisProgress.js';
 import { type CallEquilibria, callEquilibria } from './callEquilibria.js';
@@ -205,7 +206,7 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
   } else if (timedRouting) {
     const given = options.equilibria ?? routingEquilibria(network, options);
     if (!('form' in given)) {
-      throw new TypeError('equilibria: a routing network needs RoutingEquilibria');
+      throw new InvalidArgumentTypeError('equilibria: a routing network needs RoutingEquilibria');
     }
     const first = takeEquilibria(given, timedRoutingState, states);
     ({ converged, iterations, residual } = first);
@@ -233,7 +234,8 @@ export function analyzeNetwork(network: NetworkModel, options: AnalyzeOptions = 
         maxIterations: options.maxIterations,
         ...(onProgress === undefined ? {} : { onProgress }),
       });
-    if ('form' in given) throw new TypeError('equilibria: a call graph needs CallEquilibria');
+    if ('form' in given)
+      throw new InvalidArgumentTypeError('equilibria: a call graph needs CallEquilibria');
     const first = takeEquilibria(given, callState, states);
     ({ converged, iterations, residual } = first);
     ({ tippedAt, stormUnsettled } = tipsOf(given));

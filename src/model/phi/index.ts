@@ -1,3 +1,4 @@
+import { InvalidArgumentTypeError } from '../../core/InvalidArgumentTypeError.js';
 import { fluidPhi } from './fluid.js';
 import { mixedPhi } from './mixed.js';
 import { mm1mPhi } from './mm1m.js';
@@ -24,7 +25,7 @@ export function phiFor(name: ModelName, m: number): Phi {
     case 'mixed':
       return mixedPhi(m);
     default:
-      throw new TypeError(
+      throw new InvalidArgumentTypeError(
         `model should be one of fluid, mm1m, mixed, got ${JSON.stringify(name as unknown)}`,
       );
   }

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
+import { InvalidArgumentTypeError } from '../../core/InvalidArgumentTypeError.js';
 import { normalCdf } from '../special.js';
 import type { LatencyDistribution } from './LatencyDistribution.js';
 
@@ -35,7 +36,8 @@ export function lognormalLatency(options: Readonly<LognormalLatencyOptions>): La
   }
   let mu: number;
   if (options.median !== undefined) {
-    if (options.mu !== undefined) throw new TypeError('give a lognormal median or mu, not both');
+    if (options.mu !== undefined)
+      throw new InvalidArgumentTypeError('give a lognormal median or mu, not both');
     if (!(Number.isFinite(options.median) && options.median > 0)) {
       throw new InvalidArgumentError(
         `lognormal median should be a positive finite number, got ${options.median}`,

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
+import { InvalidArgumentTypeError } from '../../core/InvalidArgumentTypeError.js';
 
 /** The numbers an option accepts: [min, max], or (min, max] with `minOpen`. */
 export interface NumericRange {
@@ -16,7 +17,9 @@ export function checkRange(name: string, value: unknown, range: NumericRange): n
   const kind = range.integer ? 'an integer' : 'a number';
   const interval = `${range.minOpen ? '(' : '['}${range.min}, ${range.max}]`;
   if (typeof value !== 'number') {
-    throw new TypeError(`${name} should be ${kind} in ${interval}, got ${describe(value)}`);
+    throw new InvalidArgumentTypeError(
+      `${name} should be ${kind} in ${interval}, got ${describe(value)}`,
+    );
   }
   const aboveMin = range.minOpen ? value > range.min : value >= range.min;
   if (!(aboveMin && value <= range.max && (!range.integer || Number.isInteger(value)))) {

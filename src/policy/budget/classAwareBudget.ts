@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
+import { InvalidArgumentTypeError } from '../../core/InvalidArgumentTypeError.js';
 import { checkRange } from './checkRange.js';
 import type { RetryBudget } from './RetryBudget.js';
 import { type RatioBudgetOptions, ratioLedger } from './ratioLedger.js';
@@ -53,7 +54,9 @@ export interface ClassAwareBudget extends RetryBudget {
  */
 export function classAwareBudget(options: Readonly<ClassAwareBudgetOptions>): ClassAwareBudget {
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`options should be an object with classes, got ${String(options)}`);
+    throw new InvalidArgumentTypeError(
+      `options should be an object with classes, got ${String(options)}`,
+    );
   }
   const classes = options.classes;
   if (!Array.isArray(classes) || classes.length === 0) {
@@ -64,7 +67,7 @@ export function classAwareBudget(options: Readonly<ClassAwareBudgetOptions>): Cl
   const ranks = new Map<string, number>();
   for (const [rank, name] of classes.entries()) {
     if (typeof name !== 'string' || name.length === 0) {
-      throw new TypeError(
+      throw new InvalidArgumentTypeError(
         `classes[${rank}] should be a non-empty string, got ${JSON.stringify(name)}`,
       );
     }

@@ -1,3 +1,4 @@
+import { InvalidArgumentTypeError } from '../../core/InvalidArgumentTypeError.js';
 import type { RandomSource } from '../../model/random.js';
 import { type ClassAwareBudgetOptions, classAwareBudget } from './classAwareBudget.js';
 import { type EnvoyBudgetOptions, envoyBudget } from './envoyBudget.js';
@@ -49,20 +50,20 @@ export function createBudget(
   random?: RandomSource,
 ): RetryBudget {
   if (description === null || typeof description !== 'object') {
-    throw new TypeError(
+    throw new InvalidArgumentTypeError(
       `a budget description should be an object with a kind, got ${String(description)}`,
     );
   }
   const kind = description.kind;
   if (!Object.hasOwn(OPTION_NAMES, kind)) {
-    throw new TypeError(
+    throw new InvalidArgumentTypeError(
       `budget kind should be one of ${Object.keys(OPTION_NAMES).join(', ')}, got ${JSON.stringify(kind)}`,
     );
   }
   const allowed = OPTION_NAMES[kind];
   for (const key of Object.keys(description)) {
     if (key !== 'kind' && !allowed.includes(key)) {
-      throw new TypeError(
+      throw new InvalidArgumentTypeError(
         `a ${kind} budget has no option ${JSON.stringify(key)} (expected ${allowed.join(', ')})`,
       );
     }
@@ -76,7 +77,7 @@ export function createBudget(
       return envoyBudget(description);
     case 'sre':
       if (typeof random !== 'function') {
-        throw new TypeError(
+        throw new InvalidArgumentTypeError(
           'an sre budget needs a random source: createBudget(description, random)',
         );
       }

@@ -1,3 +1,4 @@
+import { InvalidArgumentTypeError } from '../../core/InvalidArgumentTypeError.js';
 import type { RandomSource } from '../../model/random.js';
 import { checkRange } from './checkRange.js';
 import { monotonicTime } from './monotonicTime.js';
@@ -52,7 +53,9 @@ export interface SreThrottleOptions {
  */
 export function sreThrottle(options: Readonly<SreThrottleOptions>): RetryBudget {
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`options should be an object with a random source, got ${String(options)}`);
+    throw new InvalidArgumentTypeError(
+      `options should be an object with a random source, got ${String(options)}`,
+    );
   }
   const k = checkRange('k', options.k ?? 2, { min: 0, max: 1_000_000, minOpen: true });
   const windowMs = checkRange('windowMs', options.windowMs ?? 120_000, {
@@ -62,7 +65,7 @@ export function sreThrottle(options: Readonly<SreThrottleOptions>): RetryBudget 
   const slices = checkRange('slices', options.slices ?? 10, { min: 1, max: 1000, integer: true });
   const random = options.random;
   if (typeof random !== 'function') {
-    throw new TypeError(
+    throw new InvalidArgumentTypeError(
       `random should be a function returning uniforms in [0, 1), got ${String(random)}`,
     );
   }

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
+import { InvalidArgumentTypeError } from '../../core/InvalidArgumentTypeError.js';
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 
 /** What a priority class may do: the network file's language (`classes:` entries). */
@@ -47,7 +48,7 @@ export function classTable(
   defaultClass: string,
 ): ClassTable {
   if (classes === null || typeof classes !== 'object') {
-    throw new TypeError(
+    throw new InvalidArgumentTypeError(
       `classes should be an object of name → { retries }, got ${String(classes)}`,
     );
   }
@@ -59,7 +60,7 @@ export function classTable(
     if (/^(0|[1-9]\d*)$/.test(name)) {
       // JavaScript lists integer-like keys first, whatever their place in the literal, which
       // would silently reorder the priority order and the default class.
-      throw new TypeError(
+      throw new InvalidArgumentTypeError(
         `class names should not be integers (they lose their order in an object), got "${name}"; use e.g. "p${name}"`,
       );
     }

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
+import { InvalidArgumentTypeError } from '../../core/InvalidArgumentTypeError.js';
 import { type Backoff, createBackoff } from '../../model/backoff/Backoff.js';
 import {
   type BackoffDescription,
@@ -185,7 +186,9 @@ export const DEFAULT_GRPC_RETRY_CODES: readonly number[] = [
  */
 export function retryPolicy(options: RetryPolicyOptions): RetryPolicy {
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`retryPolicy options should be an object, got ${String(options)}`);
+    throw new InvalidArgumentTypeError(
+      `retryPolicy options should be an object, got ${String(options)}`,
+    );
   }
   const names = Object.keys(options.classes ?? {});
   const table = classTable(
@@ -196,7 +199,7 @@ export function retryPolicy(options: RetryPolicyOptions): RetryPolicy {
   const random = options.random ?? Math.random;
   const header = (options.header ?? 'x-priority').toLowerCase();
   if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(header)) {
-    throw new TypeError(
+    throw new InvalidArgumentTypeError(
       `header should be an HTTP header name, got ${JSON.stringify(options.header)}`,
     );
   }

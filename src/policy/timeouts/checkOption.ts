@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
+import { InvalidArgumentTypeError } from '../../core/InvalidArgumentTypeError.js';
 import type { TimeoutObservation } from './TimeoutStrategy.js';
 
 /** The numbers an option accepts: [min, max] (finite), or (min, max] with `minOpen`. */
@@ -18,7 +19,9 @@ export function checkOption(name: string, value: unknown, range: OptionRange): n
   const kind = range.integer ? 'an integer' : 'a finite number';
   const interval = `${range.minOpen ? '(' : '['}${range.min}, ${range.max}${range.max === Number.POSITIVE_INFINITY ? ')' : ']'}`;
   if (typeof value !== 'number') {
-    throw new TypeError(`${name} should be ${kind} in ${interval}, got ${describe(value)}`);
+    throw new InvalidArgumentTypeError(
+      `${name} should be ${kind} in ${interval}, got ${describe(value)}`,
+    );
   }
   const aboveMin = range.minOpen ? value > range.min : value >= range.min;
   if (
@@ -37,7 +40,9 @@ export function checkOption(name: string, value: unknown, range: OptionRange): n
 /** Checks the options object itself (undefined means all defaults). */
 export function checkOptionsObject(name: string, options: unknown): void {
   if (options !== undefined && (options === null || typeof options !== 'object')) {
-    throw new TypeError(`${name} options should be an object, got ${describe(options)}`);
+    throw new InvalidArgumentTypeError(
+      `${name} options should be an object, got ${describe(options)}`,
+    );
   }
 }
 
@@ -58,7 +63,7 @@ const OUTCOMES: readonly TimeoutObservation[] = ['success', 'timeout', 'failure'
  */
 export function checkObservation(outcome: TimeoutObservation, latencyMs: number): number {
   if (!OUTCOMES.includes(outcome)) {
-    throw new TypeError(
+    throw new InvalidArgumentTypeError(
       `outcome should be one of ${OUTCOMES.join(', ')}, got ${describe(outcome)}`,
     );
   }

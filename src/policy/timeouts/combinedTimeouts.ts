@@ -1,3 +1,4 @@
+import { InvalidArgumentTypeError } from '../../core/InvalidArgumentTypeError.js';
 import { checkAttempt, checkObservation, checkOption, checkOptionsObject } from './checkOption.js';
 import {
   type ControllerState,
@@ -131,10 +132,10 @@ export function combinedTimeouts(
   checkOptionsObject('controller', options.controller);
   checkOptionsObject('optimizer', options.optimizer);
   if (options.controller && 'gamma' in options.controller) {
-    throw new TypeError("the Combined system's controller has no option gamma");
+    throw new InvalidArgumentTypeError("the Combined system's controller has no option gamma");
   }
   if (options.optimizer && 'tzMs' in options.optimizer) {
-    throw new TypeError(
+    throw new InvalidArgumentTypeError(
       "the Combined system's optimizer has no option tzMs: the Controller sets it",
     );
   }

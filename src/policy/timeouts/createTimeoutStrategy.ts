@@ -1,3 +1,4 @@
+import { InvalidArgumentTypeError } from '../../core/InvalidArgumentTypeError.js';
 import { linearCost } from '../../model/timeouts/index.js';
 import type { Clock } from '../Clock.js';
 import { checkOptionsObject } from './checkOption.js';
@@ -105,13 +106,13 @@ export function createTimeoutStrategy(
   environment: Readonly<TimeoutEnvironment> = {},
 ): TimeoutStrategy {
   if (description === null || typeof description !== 'object') {
-    throw new TypeError(
+    throw new InvalidArgumentTypeError(
       `a timeout strategy description should be an object with a kind, got ${String(description)}`,
     );
   }
   const kind = description.kind;
   if (!Object.hasOwn(OPTION_NAMES, kind)) {
-    throw new TypeError(
+    throw new InvalidArgumentTypeError(
       `timeout strategy kind should be one of ${Object.keys(OPTION_NAMES).join(', ')}, got ${JSON.stringify(kind)}`,
     );
   }
@@ -174,7 +175,9 @@ function checkKeys(what: string, options: object, allowed: readonly string[]): v
   for (const key of Object.keys(options)) {
     if (!allowed.includes(key)) {
       const expected = allowed.filter((name) => name !== 'kind').join(', ');
-      throw new TypeError(`${what} has no option ${JSON.stringify(key)} (expected ${expected})`);
+      throw new InvalidArgumentTypeError(
+        `${what} has no option ${JSON.stringify(key)} (expected ${expected})`,
+      );
     }
   }
 }

@@ -1,3 +1,4 @@
+import { InvalidArgumentTypeError } from '../../core/InvalidArgumentTypeError.js';
 import { checkAttempt, checkObservation, checkOption, checkOptionsObject } from './checkOption.js';
 import type { InspectableTimeouts } from './InspectableTimeouts.js';
 import type { TimeoutObservation } from './TimeoutStrategy.js';
@@ -68,7 +69,7 @@ export function exponentialBackoffTimeouts(
 ): InspectableTimeouts<ExponentialBackoffState> {
   checkOptionsObject('exponentialBackoffTimeouts', options);
   if (options.startMs !== undefined && options.startingLatencyMs !== undefined) {
-    throw new TypeError(
+    throw new InvalidArgumentTypeError(
       `give startMs or startingLatencyMs, not both (got ${options.startMs} and ${options.startingLatencyMs})`,
     );
   }

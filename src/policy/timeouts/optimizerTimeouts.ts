@@ -1,3 +1,4 @@
+import { InvalidArgumentTypeError } from '../../core/InvalidArgumentTypeError.js';
 import { empiricalLatency, optimizeTimeouts } from '../../model/timeouts/index.js';
 import type { LatencySample } from '../../model/timeouts/LatencyDistribution.js';
 import type { Clock } from '../Clock.js';
@@ -207,15 +208,19 @@ export function optimizerCore(
   });
   const weights = options.weights ?? 'uniform';
   if (weights !== 'uniform' && weights !== 'recency') {
-    throw new TypeError(`weights should be "uniform" or "recency", got ${String(weights)}`);
+    throw new InvalidArgumentTypeError(
+      `weights should be "uniform" or "recency", got ${String(weights)}`,
+    );
   }
   const clock = options.clock;
   if (clock !== undefined && typeof clock !== 'function') {
-    throw new TypeError(`clock should be a function returning ms, got ${String(clock)}`);
+    throw new InvalidArgumentTypeError(
+      `clock should be a function returning ms, got ${String(clock)}`,
+    );
   }
   const optimize = options.optimize ?? modelOptimizer;
   if (typeof optimize !== 'function') {
-    throw new TypeError(`optimize should be a function, got ${String(optimize)}`);
+    throw new InvalidArgumentTypeError(`optimize should be a function, got ${String(optimize)}`);
   }
   const cost = options.cost;
 

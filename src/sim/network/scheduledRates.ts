@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
+import { InvalidArgumentTypeError } from '../../core/InvalidArgumentTypeError.js';
 import type { LoadSchedule, ScheduleNetwork } from '../../model/network/LoadSchedule.js';
 import { resolveLoadSchedule } from '../../model/network/resolveLoadSchedule.js';
 import { piecewiseLinearMultiplier, type RateMultiplier } from './RateMultiplier.js';
@@ -27,7 +28,7 @@ export interface ScheduledRates {
  */
 export function scheduledRates(schedule: LoadSchedule, network: ScheduleNetwork): ScheduledRates {
   if (!Array.isArray(schedule?.changes)) {
-    throw new TypeError('schedule should be an object with a list of changes');
+    throw new InvalidArgumentTypeError('schedule should be an object with a list of changes');
   }
   const resolved = resolveLoadSchedule(schedule, network);
   const [first] = resolved.problems;
