@@ -1,5 +1,10 @@
 import { checkSidecarConfig } from '../config/parseSidecarConfig.js';
-import { type Hop, type ResolvedHops, resolveHops } from '../config/resolveHops.js';
+import {
+  type Hop,
+  type ResolvedHops,
+  resolveHops,
+  type ServiceHops,
+} from '../config/resolveHops.js';
 import type { NetworkSpec } from '../config/schema.js';
 import type { SidecarConfig } from '../config/sidecarSchema.js';
 import type { BackoffDescription } from '../model/backoff/BackoffDescription.js';
@@ -115,6 +120,13 @@ const DEFAULT_RETRY_STATUSES = [503, 429] as const;
  */
 export function meshPlan(network: NetworkSpec, options: SidecarsFromNetworkOptions = {}): MeshPlan {
   const hops = resolveHops(network);
+  // Each service's hops once, shared by its calls and every caller's upstream.
+  const byService = new Map(hops.services.map((into) => [into.name, classHops(hops, into)]));
+  const hopsInto = (service: string): ClassHop[] => {
+    const found = byService.get(service);
+    if (found === undefined) throw new Error(`meshPlan: no service ${service}`);
+    return found;
+  };
   const configs = sidecarsFromNetwork(network, options).map((config) =>
     checkSidecarConfig(config, `the sidecar config of ${config.service}`),
   );
@@ -129,7 +141,7 @@ export function meshPlan(network: NetworkSpec, options: SidecarsFromNetworkOptio
     retryMethods: (first.methods ?? IDEMPOTENT_METHODS).map((m) => m.toUpperCase()),
     grpcRetryCodes: DEFAULT_GRPC_RETRY_CODES.flatMap((code) => GRPC_CODE_NAMES[code] ?? []),
     retryConditions: ['connect-failure', 'reset', 'refused-stream'],
-    services: configs.map((config) => servicePlan(hops, config, defaultClass)),
+    services: configs.map((config) => servicePlan(hopsInto, config, defaultClass)),
   };
 }
 
@@ -146,10 +158,8 @@ export function callsInto(plan: MeshPlan, service: ServicePlan): UpstreamPlan {
   return { service: service.name, classes: service.calls, unclassified };
 }
 
-/** The hops of a call into `service`, per class, as `resolveHops` resolved them. */
-function hopsInto(hops: ResolvedHops, service: string): ClassHop[] {
-  const into = hops.services.find((s) => s.name === service);
-  if (into === undefined) throw new Error(`meshPlan: no service ${service}`);
+/** The hops of a call into `into`'s service, per class, as `resolveHops` resolved them. */
+function classHops(hops: ResolvedHops, into: ServiceHops): ClassHop[] {
   return hops.classes.map((c, p): ClassHop => {
     const hop = into.hops[p] as Hop;
     return {
@@ -161,7 +171,11 @@ function hopsInto(hops: ResolvedHops, service: string): ClassHop[] {
   });
 }
 
-function servicePlan(hops: ResolvedHops, config: SidecarConfig, defaultClass: string): ServicePlan {
+function servicePlan(
+  hopsInto: (service: string) => ClassHop[],
+  config: SidecarConfig,
+  defaultClass: string,
+): ServicePlan {
   const inbound = config.inbound;
   // sidecarsFromNetwork gives every service an inbound listener.
   if (inbound === undefined) throw new Error(`meshPlan: ${config.service} has no inbound`);
@@ -180,9 +194,9 @@ function servicePlan(hops: ResolvedHops, config: SidecarConfig, defaultClass: st
       ...(rule.valueEnv !== undefined && { valueEnv: rule.valueEnv }),
     })),
     edgeDefault: edge?.default ?? defaultClass,
-    calls: hopsInto(hops, config.service),
+    calls: hopsInto(config.service),
     upstreams: (config.outbound?.upstreams ?? []).map((upstream) => {
-      const classes = hopsInto(hops, upstream.name);
+      const classes = hopsInto(upstream.name);
       return {
         service: upstream.name,
         classes,

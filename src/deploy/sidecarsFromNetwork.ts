@@ -1,5 +1,5 @@
 import { outgoingEdges } from '../config/networkRules.js';
-import { type ResolvedHops, resolveHops } from '../config/resolveHops.js';
+import { type ResolvedHops, resolveHops, type ServiceHops } from '../config/resolveHops.js';
 import type { NetworkSpec } from '../config/schema.js';
 import type { EdgeRuleConfig, SidecarConfigInput } from '../config/sidecarSchema.js';
 import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
@@ -140,7 +140,7 @@ export function sidecarsFromNetwork(
         name,
         url: pod?.url ?? `http://${address}:${inboundPort(name)}`,
         ...(pod?.hosts !== undefined && pod.hosts.length > 0 && { hosts: [...pod.hosts] }),
-        ...upstreamOverrides(hops, name),
+        ...upstreamOverrides(hops, hops.services[indexOf.get(name) ?? -1]),
       };
     });
     return {
@@ -173,15 +173,15 @@ export function sidecarsFromNetwork(
 }
 
 /**
- * An upstream's `retries` and `timeouts` for the calls into `service`: an entry for each class
+ * An upstream's `retries` and `timeouts` for the calls into `service` (its resolved hops): an entry for each class
  * whose hop there (`resolveHops`) differs from the class's own policy, so that the sidecar's rule
  * (`upstreamHop`) reads back exactly the resolved hop. Empty where nothing differs.
  */
 export function upstreamOverrides(
   hops: ResolvedHops,
-  service: string,
+  service: ServiceHops | undefined,
 ): { retries?: Record<string, number>; timeouts?: Record<string, number> } {
-  const into = hops.services.find((s) => s.name === service)?.hops ?? [];
+  const into = service?.hops ?? [];
   const retries: Record<string, number> = {};
   const timeouts: Record<string, number> = {};
   into.forEach((hop, p) => {

@@ -18,6 +18,7 @@ import {
   windowRejection,
 } from '../simulation/equilibriumMatch.js';
 import { type RunSet, simulateRuns } from '../simulation/simulateRuns.js';
+import type { FigureRow } from '../simulation/validationFigures.js';
 import { CALL_VALIDATION_BACKOFF as BACKOFF, CALL_VALIDATION_SEED as SEED } from './callCases.js';
 import type { Case } from './callValidationCases.js';
 import { loadsAtS, rejectionAtS } from './equationsAtS.js';
@@ -90,17 +91,8 @@ export interface Outcome {
 }
 
 /** One class of one case: the analysis beside the simulation. */
-export interface Row {
+export interface Row extends FigureRow {
   readonly o: Outcome;
-  readonly cls: string;
-  readonly k: number;
-  /** The analysis's main figure (its first equilibrium). */
-  readonly pred: number;
-  readonly predHealthy: number;
-  readonly predStorm: number;
-  readonly sim: number;
-  readonly simCi95: number;
-  readonly gap: number;
   /** |gap| against the equilibrium most runs matched (the main one when the state is unique). */
   readonly gapMatched: number;
   /** The analysis's equations at the simulated s, and its |gap| to the simulation. */

@@ -42,6 +42,7 @@ export interface FigureRow {
   };
   readonly cls: string;
   readonly k: number;
+  /** The analysis's main figure (its first equilibrium). */
   readonly pred: number;
   readonly predHealthy: number;
   readonly predStorm: number;

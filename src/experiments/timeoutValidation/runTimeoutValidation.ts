@@ -17,6 +17,7 @@ import {
   windowRejection,
 } from '../simulation/equilibriumMatch.js';
 import { type RunSet, simulateRuns } from '../simulation/simulateRuns.js';
+import type { FigureRow } from '../simulation/validationFigures.js';
 import { simulatorTimeouts, TIMEOUT_VALIDATION } from './timeoutCases.js';
 import { type Case, TRIVIAL } from './timeoutValidationCases.js';
 
@@ -125,19 +126,11 @@ export function runTimeoutValidation(
 }
 
 /** One class at one point: the analysis beside the simulation. */
-export interface Row {
+export interface Row extends FigureRow {
   readonly o: Outcome;
-  readonly cls: string;
-  readonly k: number;
   readonly unique: boolean;
-  readonly pred: number;
-  readonly predHealthy: number;
-  readonly predStorm: number;
   /** The state the analysis reached raising the load from zero (healthy, or where it tipped). */
   readonly predRising: number;
-  readonly sim: number;
-  readonly simCi95: number;
-  readonly gap: number;
   /** Both analysis and simulation within 0.01 of 0 or of 1. */
   readonly trivial: boolean;
   /**

@@ -367,7 +367,10 @@ export function sidecarConfig(
       upstreams: targets.map((name) => ({
         name,
         url: urlOf.get(name) as string,
-        ...upstreamOverrides(hops, name),
+        ...upstreamOverrides(
+          hops,
+          hops.services.find((s) => s.name === name),
+        ),
       })),
     },
     shutdownGraceMs: 0,
