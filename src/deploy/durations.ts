@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 import { wholeMs } from './wholeMsTimeouts.js';
 
 /**
@@ -5,7 +6,8 @@ import { wholeMs } from './wholeMsTimeouts.js';
  * with up to nine decimals and an `s` (`250` → `"0.25s"`).
  */
 export function protoDuration(ms: number): string {
-  if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`protoDuration: bad duration ${ms} ms`);
+  if (!Number.isFinite(ms) || ms < 0)
+    throw new InvalidArgumentError(`protoDuration: bad duration ${ms} ms`);
   return `${Number((ms / 1000).toFixed(9))}s`;
 }
 
@@ -16,7 +18,7 @@ export function protoDuration(ms: number): string {
  */
 export function gatewayDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) {
-    throw new RangeError(`gatewayDuration: bad duration ${ms} ms`);
+    throw new InvalidArgumentError(`gatewayDuration: bad duration ${ms} ms`);
   }
   const whole = wholeMs(ms);
   if (whole === 0) return '0s';

@@ -6,9 +6,12 @@ import { isSpecError, type SpecError } from '../../src/config/SpecError.js';
 import { DifftryError, isDifftryError } from '../../src/core/DifftryError.js';
 import { InvalidArgumentError } from '../../src/core/InvalidArgumentError.js';
 import { InvalidArgumentTypeError } from '../../src/core/InvalidArgumentTypeError.js';
+import { retryQueueFigures } from '../../src/model/exact/retryQueueChain.js';
 import { checkNetworkModel } from '../../src/model/network/checkNetworkModel.js';
+import { birthDeathFluctuation } from '../../src/model/numeric/birthDeathFluctuation.js';
 import { retryPolicy } from '../../src/policy/retry/RetryPolicy.js';
 import { AttemptTimeoutError } from '../../src/runtime/errors.js';
+import { Simulation } from '../../src/sim/engine/Simulation.js';
 
 describe('DifftryError: one base with stable codes', () => {
   it('is the base of the timeout, the spec and the usage errors, each with its code', () => {
@@ -64,6 +67,18 @@ describe('DifftryError: one base with stable codes', () => {
     const thrown: unknown[] = [];
     for (const run of [
       () => generateNetwork('dgg', { services: 0 }),
+      () => new Simulation({ progressEveryEvents: 0 }),
+      () => new Simulation().schedule(-1, 0, 0),
+      () => birthDeathFluctuation([], [], []),
+      () =>
+        retryQueueFigures(
+          {
+            capacity: 1,
+            queue: 2,
+            classes: [{ arrivalRate: 0.5, retryLimit: 1, meanTimeout: Infinity, meanBackoff: 0 }],
+          },
+          4,
+        ),
       () =>
         checkNetworkModel({
           classes: [{ name: 'c', retryLimit: -1 }],
@@ -76,7 +91,7 @@ describe('DifftryError: one base with stable codes', () => {
         thrown.push(error);
       }
     }
-    expect(thrown).toHaveLength(2);
+    expect(thrown).toHaveLength(6);
     for (const error of thrown) {
       expect(error).toBeInstanceOf(RangeError);
       expect(error).toBeInstanceOf(InvalidArgumentError);

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { Clock } from '../../policy/Clock.js';
 
 /**
@@ -20,7 +21,9 @@ export class VirtualClock {
   /** Moves the clock `ms` forward. */
   advance(ms: number): void {
     if (!(ms >= 0 && Number.isFinite(ms))) {
-      throw new RangeError(`the virtual clock only moves forward by a finite time, got ${ms} ms`);
+      throw new InvalidArgumentError(
+        `the virtual clock only moves forward by a finite time, got ${ms} ms`,
+      );
     }
     this.nowMs += ms;
   }

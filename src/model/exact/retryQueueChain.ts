@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { checkRetryingService } from '../queue/checkRetryingService.js';
 import { stationaryDistribution } from './stationaryDistribution.js';
 
@@ -118,7 +119,7 @@ export function retryQueueFigures(
 
   const bound = stateBound(m, slots + 1, slots - classes.length, maxBackoff);
   if (bound > MAX_CHAIN_STATES) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `the exact chain could have ${bound.toExponential(2)} states, more than ${MAX_CHAIN_STATES}; give a smaller queue, fewer retries or a lower backoff bound`,
     );
   }
@@ -131,7 +132,7 @@ export function retryQueueFigures(
     if (i === undefined) {
       i = states.length;
       if (i >= MAX_CHAIN_STATES) {
-        throw new RangeError(
+        throw new InvalidArgumentError(
           `the exact chain would have more than ${MAX_CHAIN_STATES} states; give a smaller queue, fewer retries or a lower backoff bound`,
         );
       }
@@ -295,16 +296,16 @@ function stateBound(m: number, symbols: number, backoffSlots: number, maxBackoff
 function checkService(service: Readonly<RetryQueueService>, maxBackoff: number): void {
   checkRetryingService(service);
   if (!(Number.isInteger(maxBackoff) && maxBackoff >= 0)) {
-    throw new RangeError(`maxBackoff should be an integer ≥ 0, got ${maxBackoff}`);
+    throw new InvalidArgumentError(`maxBackoff should be an integer ≥ 0, got ${maxBackoff}`);
   }
   service.classes.forEach((entry, p) => {
     if (!(entry.meanTimeout > 0)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `classes[${p}].meanTimeout should be > 0 (or Infinity), got ${entry.meanTimeout}`,
       );
     }
     if (!(Number.isFinite(entry.meanBackoff) && entry.meanBackoff > 0)) {
-      throw new RangeError(
+      throw new InvalidArgumentError(
         `classes[${p}].meanBackoff should be a positive number of seconds, got ${entry.meanBackoff}`,
       );
     }

@@ -72,7 +72,8 @@ export function sweepRamp(
   for (const { value, report } of points) {
     const first = report.equilibria[0];
     const last = report.equilibria.at(-1);
-    if (first === undefined || last === undefined) throw new RangeError('a report lists no state');
+    if (first === undefined || last === undefined)
+      throw new InvalidArgumentError('a report lists no state');
     const weights = judgedWeights(report, classWeights, options.className);
     const two = report.equilibria.length > 1;
     if (windowSeconds !== undefined) {

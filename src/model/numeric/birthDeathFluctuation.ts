@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 /**
  * How much the time average of a function of a birth–death walk's level swings: the walk on
  * levels 0 … N with stationary law π_n and birth rates b_n (n → n + 1; its death rates are those
@@ -35,10 +36,12 @@ export function birthDeathFluctuation(
 ): BirthDeathFluctuation {
   const levels = pi.length;
   if (levels === 0 || births.length !== levels || f.length !== levels)
-    throw new RangeError('π, the birth rates and f should be one value per level, at least one');
+    throw new InvalidArgumentError(
+      'π, the birth rates and f should be one value per level, at least one',
+    );
   let mass = 0;
   for (let n = 0; n < levels; n++) mass += pi[n] as number;
-  if (!(mass > 0)) throw new RangeError('π should have some mass');
+  if (!(mass > 0)) throw new InvalidArgumentError('π should have some mass');
   let mean = 0;
   for (let n = 0; n < levels; n++) mean += ((pi[n] as number) / mass) * (f[n] as number);
   let variance = 0;
@@ -84,7 +87,8 @@ export function windowAverageVariance(
   fluctuation: Pick<BirthDeathFluctuation, 'variance' | 'asymptoticVariance'>,
   seconds: number,
 ): number {
-  if (!(seconds > 0)) throw new RangeError(`the window should last > 0 s, got ${seconds}`);
+  if (!(seconds > 0))
+    throw new InvalidArgumentError(`the window should last > 0 s, got ${seconds}`);
   const { variance, asymptoticVariance } = fluctuation;
   if (!(variance > 0) || !(asymptoticVariance > 0)) return 0;
   const tau = asymptoticVariance / (2 * variance);

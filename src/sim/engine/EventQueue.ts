@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 /**
  * A priority queue of simulation events, ordered by time and, among equal times, by insertion
  * order (FIFO), so a simulation that schedules the same events in the same order always
@@ -37,7 +38,9 @@ export class EventQueue {
    */
   constructor(initialCapacity = 256) {
     if (!(Number.isInteger(initialCapacity) && initialCapacity >= 1)) {
-      throw new RangeError(`initialCapacity should be a positive integer, got ${initialCapacity}`);
+      throw new InvalidArgumentError(
+        `initialCapacity should be a positive integer, got ${initialCapacity}`,
+      );
     }
     this.times = new Float64Array(initialCapacity);
     this.sequences = new Float64Array(initialCapacity);
@@ -57,7 +60,8 @@ export class EventQueue {
    * @param payload - a number carried with the event.
    */
   push(time: number, kind: number, payload: number): void {
-    if (Number.isNaN(time)) throw new RangeError('event time should be a number, got NaN');
+    if (Number.isNaN(time))
+      throw new InvalidArgumentError('event time should be a number, got NaN');
     if (this.length === this.times.length) this.grow();
     const times = this.times;
     const sequences = this.sequences;

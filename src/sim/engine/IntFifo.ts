@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 /**
  * A first-in, first-out queue of 32-bit integers (request ids) on a growable ring buffer: no
  * allocation per operation, only when it doubles. The simulator's FCFS waiting line.
@@ -20,7 +21,9 @@ export class IntFifo {
   /** @param initialCapacity - rounded up to a power of two (default 64). */
   constructor(initialCapacity = 64) {
     if (!(Number.isInteger(initialCapacity) && initialCapacity >= 1)) {
-      throw new RangeError(`initialCapacity should be a positive integer, got ${initialCapacity}`);
+      throw new InvalidArgumentError(
+        `initialCapacity should be a positive integer, got ${initialCapacity}`,
+      );
     }
     let capacity = 1;
     while (capacity < initialCapacity) capacity *= 2;

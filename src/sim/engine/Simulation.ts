@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { EventQueue } from './EventQueue.js';
 
 /**
@@ -66,7 +67,9 @@ export class Simulation {
   constructor(options: Readonly<SimulationOptions> = {}) {
     const every = options.progressEveryEvents ?? DEFAULT_PROGRESS_EVERY_EVENTS;
     if (!(Number.isSafeInteger(every) && every >= 1)) {
-      throw new RangeError(`progressEveryEvents should be a positive integer, got ${every}`);
+      throw new InvalidArgumentError(
+        `progressEveryEvents should be a positive integer, got ${every}`,
+      );
     }
     this.queue = new EventQueue(options.initialQueueCapacity ?? 256);
     this.onProgress = options.onProgress;
@@ -99,10 +102,10 @@ export class Simulation {
    */
   schedule(atTime: number, kind: number, payload: number): void {
     if (!(atTime >= this.now)) {
-      throw new RangeError(`event time should be ≥ now (${this.now} s), got ${atTime}`);
+      throw new InvalidArgumentError(`event time should be ≥ now (${this.now} s), got ${atTime}`);
     }
     if (this.handlers[kind] === undefined) {
-      throw new RangeError(`event kind should be one defined by define(), got ${kind}`);
+      throw new InvalidArgumentError(`event kind should be one defined by define(), got ${kind}`);
     }
     this.queue.push(atTime, kind, payload);
   }
@@ -138,7 +141,8 @@ export class Simulation {
    * @returns the number of events processed by this call.
    */
   run(untilTime = Number.POSITIVE_INFINITY): number {
-    if (Number.isNaN(untilTime)) throw new RangeError('untilTime should be a number, got NaN');
+    if (Number.isNaN(untilTime))
+      throw new InvalidArgumentError('untilTime should be a number, got NaN');
     const queue = this.queue;
     const handlers = this.handlers;
     const start = this.eventsProcessed;

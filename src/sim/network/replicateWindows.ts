@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { meanWithCi95 } from '../../stats/confidence.js';
 import type { WithCi95 } from '../replicate.js';
 import type { SimulatedWindow, WindowFigures, WindowServiceFigures } from './SimulatedWindow.js';
@@ -28,7 +29,7 @@ export function replicateWindows(
       windows.length !== first.length ||
       windows.some((w, k) => w.start !== first[k]?.start || w.end !== first[k]?.end)
     ) {
-      throw new RangeError('every replication should have the same windows');
+      throw new InvalidArgumentError('every replication should have the same windows');
     }
   }
   return first.map((window, k) => {
