@@ -6,6 +6,7 @@
 //             testbed ─► xds ─► deploy ─► config (the xDS control plane, the mesh configs)
 //             mesh ─► config (the sidecar reads its config file)
 //   cli ─► ui (the web UI's server) ─► experiments, testbed, deploy, config, …
+//   experiments ─► traces ─► config (networks inferred from trace files)
 //
 // A layer may import itself and the layers its rule allows, nothing above; no cycles anywhere.
 
@@ -38,9 +39,10 @@ const LAYERS = {
   sim: ['core', 'model', 'stats', 'policy'],
   mesh: ['core', 'model', 'stats', 'policy', 'runtime', 'config'],
   xds: ['core', 'model', 'policy', 'config', 'deploy'],
+  traces: ['core', 'model', 'policy', 'config'],
   testbed: TESTBED_AND_BELOW.filter((layer) => layer !== 'testbed'),
-  experiments: [...TESTBED_AND_BELOW],
-  ui: [...TESTBED_AND_BELOW, 'experiments'],
+  experiments: [...TESTBED_AND_BELOW, 'traces'],
+  ui: [...TESTBED_AND_BELOW, 'traces', 'experiments'],
   cli: null, // the top: may import every layer
 };
 

@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { isSpecError } from '../config/SpecError.js';
 import { oneLine } from '../core/printable.js';
+import { isTraceFileError } from '../traces/TraceFileError.js';
 import { registerAnalyzeCommand } from './analyzeCommand.js';
 import type { CommandOutput, Emit } from './CommandOutput.js';
 import { registerDemoCommand } from './demoCommand.js';
 import { EXIT_BAD_INPUT, EXIT_INTERNAL } from './exitCodes.js';
+import { registerFromTracesCommand } from './fromTracesCommand.js';
 import { registerGenerateCommand } from './generateCommand.js';
 import { registerMeshCommand } from './meshCommand.js';
 import { registerProxyCommand } from './proxyCommand.js';
@@ -37,6 +39,7 @@ const COMMANDS: readonly ((program: Command, emit: Emit) => void)[] = [
   registerSimulateCommand,
   registerDemoCommand,
   registerGenerateCommand,
+  registerFromTracesCommand,
   registerTuneCommand,
   registerVerifyUniquenessCommand,
   registerTimeoutsCommands,
@@ -89,7 +92,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? 0 : EXIT_BAD_INPUT;
     }
-    if (isSpecError(error) || isUsageError(error) || error instanceof RangeError) {
+    if (
+      isSpecError(error) ||
+      isUsageError(error) ||
+      isTraceFileError(error) ||
+      error instanceof RangeError
+    ) {
       // One line, whatever a name inside the message holds (a file name, a service name).
       process.stderr.write(`difftry: ${oneLine(error.message)}\n`);
       return EXIT_BAD_INPUT;

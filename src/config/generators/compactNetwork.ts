@@ -1,9 +1,11 @@
-import type { NetworkSpec, NetworkSpecInput } from '../schema.js';
+import type { CallSpec, NetworkSpec, NetworkSpecInput } from '../schema.js';
+
+type CallSpecInput = NonNullable<NetworkSpecInput['services'][number]['calls']>[number];
 
 /**
  * A network as a person would write it: the same value without the fields that only restate a
  * default (class `weight` 1, service `arrivals` {}, `serviceTime` exponential, `residual` false,
- * call `mode` sequential), keys in the order of docs/design.md's example, so a generated file of
+ * call `n` 1 and `mode` sequential), keys in the order of docs/design.md's example, so a generated file of
  * thousands of services stays readable. Parsing it gives back `network`. Returns a new value.
  */
 export function compactNetwork(network: NetworkSpec): NetworkSpecInput {
@@ -13,7 +15,7 @@ export function compactNetwork(network: NetworkSpec): NetworkSpecInput {
       weight === 1 ? rest : { ...rest, weight },
     ),
     services: network.services.map(
-      ({ name, capacity, queue, arrivals, serviceTime, residual, calls, ...rest }) => ({
+      ({ name, capacity, queue, arrivals, serviceTime, residual, calls, branches, ...rest }) => ({
         name,
         capacity,
         queue,
@@ -21,14 +23,21 @@ export function compactNetwork(network: NetworkSpec): NetworkSpecInput {
         ...(serviceTime.dist === 'exponential' ? {} : { serviceTime }),
         ...(residual ? { residual } : {}),
         ...rest,
-        ...(calls === undefined
+        ...(calls === undefined ? {} : { calls: calls.map(compactCall) }),
+        ...(branches === undefined
           ? {}
           : {
-              calls: calls.map(({ mode, ...call }) =>
-                mode === 'sequential' ? call : { ...call, mode },
-              ),
+              branches: branches.map((branch) => ({
+                ...branch,
+                calls: branch.calls.map(compactCall),
+              })),
             }),
       }),
     ),
   };
+}
+
+/** A call without its defaults (`n` 1, `mode` sequential). */
+function compactCall({ n, mode, ...call }: CallSpec): CallSpecInput {
+  return { ...call, ...(n === 1 ? {} : { n }), ...(mode === 'sequential' ? {} : { mode }) };
 }
