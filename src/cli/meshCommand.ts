@@ -7,6 +7,7 @@ import { integerIn, loadNetwork, type NetworkSource } from './input.js';
 import { registerMeshEnvoyCommand } from './meshEnvoyCommand.js';
 import { fileStem, meshYaml } from './meshFiles.js';
 import { registerMeshGatewayApiCommand } from './meshGatewayApiCommand.js';
+import { registerMeshGrafanaCommand } from './meshGrafanaCommand.js';
 import { registerMeshIstioCommand } from './meshIstioCommand.js';
 import { registerMeshK8sCommand } from './meshK8sCommand.js';
 import { registerMeshLinkerdCommand } from './meshLinkerdCommand.js';
@@ -147,5 +148,6 @@ export function registerMeshCommand(program: Command): Command {
   registerMeshLinkerdCommand(mesh);
   registerMeshGatewayApiCommand(mesh);
   registerMeshK8sCommand(mesh);
+  registerMeshGrafanaCommand(mesh);
   return mesh;
 }
