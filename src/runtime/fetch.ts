@@ -11,6 +11,8 @@ import {
 import { Cancellation } from './Cancellation.js';
 import { currentContext } from './context.js';
 import { executeRetry } from './retry.js';
+import { httpAttempt, traceHeaders } from './telemetry/attemptDescriptions.js';
+import { activeOtel } from './telemetry/otel.js';
 
 /** A function with `fetch`'s signature. */
 export type FetchFunction = (
@@ -107,11 +109,15 @@ export function difftryFetch(options: DifftryFetchOptions): FetchFunction {
     // signal, no per-try timeout) goes without one: a signal shared by every such attempt would
     // collect one listener per fetch until the next garbage collection (undici removes them then).
     const call = signal === undefined ? Cancellation.never : Cancellation.following(signal);
+    const telemetry =
+      activeOtel() === undefined
+        ? false
+        : httpAttempt<Response>(method, urlOf(input), (response) => response.status);
     const result = executeRetry<Response>(
       (_info, attempt) =>
         fetchAttempt(input, {
           ...init,
-          headers,
+          headers: telemetry === false ? headers : withTraceHeaders(headers),
           ...(attempt.abortable ? { signal: attempt.signal } : {}),
           ...(body.present ? { body: body.value } : {}),
           ...(body.stream ? { duplex: 'half' as const } : {}),
@@ -137,11 +143,26 @@ export function difftryFetch(options: DifftryFetchOptions): FetchFunction {
         onGiveUp,
         onSuccess,
         onFailure,
+        telemetry,
       },
       call,
     );
     return call === Cancellation.never ? result : result.finally(() => call.release());
   };
+}
+
+/** The URL a fetch input names. */
+function urlOf(input: Parameters<FetchFunction>[0]): string | URL {
+  return input instanceof Request ? input.url : input;
+}
+
+/** `headers` with the attempt's trace context (its span is the callee's parent), when traced. */
+function withTraceHeaders(headers: Headers): Headers {
+  const traced = traceHeaders();
+  if (traced === undefined) return headers;
+  const own = new Headers(headers);
+  for (const [name, value] of Object.entries(traced)) own.set(name, value);
+  return own;
 }
 
 /** The class of an outbound request: its header, else the request context's, else the default. */

@@ -23,6 +23,8 @@ import type { TimeoutStrategy } from '../policy/timeouts/TimeoutStrategy.js';
 import { resolvePolicy } from './adapter.js';
 import { currentContext } from './context.js';
 import { eventSink, type RetryListeners } from './retryEvents.js';
+import { grpcAttempt, traceHeaders } from './telemetry/attemptDescriptions.js';
+import { type CallTelemetry, callTelemetry } from './telemetry/CallTelemetry.js';
 
 export type { AttemptOutcome } from '../policy/retry/AttemptOutcome.js';
 export type { RetryEvent } from '../policy/retry/RetryEvent.js';
@@ -218,6 +220,8 @@ class RetryingCall implements InterceptingCallInterface {
   private attemptHasDeadline = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private cancelled: { readonly code: grpcStatus; readonly details: string } | undefined;
+  /** The call's OpenTelemetry side, when the application registered a provider. */
+  private telemetry: CallTelemetry<never> | undefined;
 
   constructor(
     private readonly settings: CallSettings,
@@ -251,6 +255,7 @@ class RetryingCall implements InterceptingCallInterface {
       timeout: settings.timeout,
       events: settings.events,
     });
+    this.telemetry = callTelemetry(className, grpcAttempt(this.callOptions.method_definition.path));
     this.startAttempt();
   }
 
@@ -342,8 +347,10 @@ class RetryingCall implements InterceptingCallInterface {
   }
 
   private startAttempt(): void {
+    const index = this.tracker.attempts;
     const timeoutMs = this.tracker.startAttempt();
     if (timeoutMs === DEADLINE_SPENT) {
+      this.telemetry?.gaveUpBeforeAttempt('deadline');
       // Spent before this attempt: nothing is sent; the call ends as grpc-js ends a late one.
       this.finish(
         {
@@ -371,7 +378,7 @@ class RetryingCall implements InterceptingCallInterface {
     this.attempt = attempt;
     this.lastAttempt = attempt;
     const requestStream = this.callOptions.method_definition.requestStream;
-    call.start((this.metadata as Metadata).clone(), {
+    call.start(this.attemptMetadata(index), {
       onReceiveMetadata: (metadata) => {
         attempt.metadata = metadata;
       },
@@ -386,14 +393,31 @@ class RetryingCall implements InterceptingCallInterface {
     this.pump(attempt);
   }
 
+  /**
+   * The metadata of attempt `index`: the call's, with the attempt's trace context when traced
+   * (its span started here, so that the callee's span is its child).
+   */
+  private attemptMetadata(index: number): Metadata {
+    const metadata = (this.metadata as Metadata).clone();
+    const telemetry = this.telemetry;
+    if (telemetry === undefined) return metadata;
+    telemetry.startAttempt(index);
+    const traced = telemetry.run(traceHeaders);
+    for (const [name, value] of Object.entries(traced ?? {})) metadata.set(name, value);
+    return metadata;
+  }
+
   private attemptEnded(attempt: Attempt, status: StatusObject): void {
     if (attempt !== this.attempt || this.finished) return;
     this.attempt = undefined;
     if (this.cancelled) {
+      this.telemetry?.abandon(new Error(status.details));
       this.finish(status, attempt);
       return;
     }
-    const decision = this.tracker.attemptEnded(this.outcomeOf(status));
+    const outcome = this.outcomeOf(status);
+    const decision = this.tracker.attemptEnded(outcome);
+    this.telemetry?.endAttempt(outcome, decision, undefined, undefined);
     if (!decision.retry) {
       this.finish(status, attempt);
       return;

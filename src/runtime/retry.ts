@@ -7,6 +7,7 @@ import { Cancellation } from './Cancellation.js';
 import { currentContext, runWithContextOf } from './context.js';
 import { AttemptTimeoutError, errorCode } from './errors.js';
 import { eventSink, type RetryListeners } from './retryEvents.js';
+import { type AttemptDescription, callTelemetry } from './telemetry/CallTelemetry.js';
 
 export type { RetryEvent } from '../policy/retry/RetryEvent.js';
 export { channels } from './retryEvents.js';
@@ -62,7 +63,17 @@ export interface RetryOptions<T> extends RetryListeners {
   readonly classify?: (result: T) => AttemptOutcome;
   /** Drops a value that is about to be retried (e.g. cancels a response body). */
   readonly discard?: (result: T) => void | Promise<void>;
+  /**
+   * How each attempt appears in OpenTelemetry, when the application has registered a tracer
+   * provider: its span's name, kind and attributes (the adapters give HTTP's and gRPC's);
+   * `false`: no span and no metric for this call, whatever is registered.
+   * @default a span named `retry.attempt`, of kind internal
+   */
+  readonly telemetry?: AttemptDescription<T> | false;
 }
+
+/** The span of an attempt of `retry()` that names none. */
+const RETRY_ATTEMPT: AttemptDescription<unknown> = Object.freeze({ name: 'retry.attempt' });
 
 const SUCCESS: AttemptOutcome = Object.freeze({ kind: 'success' });
 
@@ -155,28 +166,40 @@ async function runCall<T>(
 ): Promise<T> {
   const { className } = tracker;
   const { classify } = options;
+  // Undefined unless the application registered an OpenTelemetry provider.
+  const described = options.telemetry;
+  const telemetry =
+    described === false
+      ? undefined
+      : callTelemetry<T>(className, described ?? (RETRY_ATTEMPT as AttemptDescription<T>));
   try {
     for (;;) {
       const attempt = tracker.attempts;
       const timeoutMs = tracker.startAttempt();
       // The deadline is spent before this attempt: it is never sent, and the call has given up.
-      if (timeoutMs === DEADLINE_SPENT) throw new AttemptTimeoutError(0);
+      if (timeoutMs === DEADLINE_SPENT) {
+        telemetry?.gaveUpBeforeAttempt('deadline');
+        throw new AttemptTimeoutError(0);
+      }
       let outcome: AttemptOutcome;
       let value: T | undefined;
       let thrown: { error: unknown } | undefined;
       try {
-        value = await runAttempt(
-          fn,
-          attempt,
-          className,
-          deadlineMs,
-          timeoutMs === NO_TIMEOUT ? undefined : timeoutMs,
-          call,
-          inContext,
-        );
+        const perTryMs = timeoutMs === NO_TIMEOUT ? undefined : timeoutMs;
+        if (telemetry === undefined) {
+          value = await runAttempt(fn, attempt, className, deadlineMs, perTryMs, call, inContext);
+        } else {
+          telemetry.startAttempt(attempt);
+          value = await telemetry.run(() =>
+            runAttempt(fn, attempt, className, deadlineMs, perTryMs, call, inContext),
+          );
+        }
         outcome = classify ? classify(value) : SUCCESS;
       } catch (error) {
-        if (call.aborted) throw call.reason;
+        if (call.aborted) {
+          telemetry?.abandon(call.reason);
+          throw call.reason;
+        }
         thrown = { error };
         outcome =
           error instanceof AttemptTimeoutError
@@ -184,6 +207,7 @@ async function runCall<T>(
             : { kind: 'error', code: errorCode(error) };
       }
       const decision = tracker.attemptEnded(outcome, thrown?.error);
+      telemetry?.endAttempt(outcome, decision, thrown ? undefined : value, thrown?.error);
       if (!decision.retry) {
         if (thrown) throw thrown.error;
         return value as T;

@@ -14,6 +14,8 @@ import { Cancellation } from './Cancellation.js';
 import { currentContext } from './context.js';
 import { formatRemainingMs, parseRemainingMs } from './remainingTime.js';
 import { executeRetry } from './retry.js';
+import { httpAttempt, traceHeaders } from './telemetry/attemptDescriptions.js';
+import { activeOtel } from './telemetry/otel.js';
 
 const SUCCESS: AttemptOutcome = Object.freeze({ kind: 'success' });
 
@@ -151,19 +153,31 @@ class Exchange {
     const body = opts.body;
     const replayable =
       body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array;
+    const telemetry =
+      activeOtel() === undefined
+        ? false
+        : httpAttempt<Attempt>(
+            opts.method,
+            `${String(opts.origin ?? '')}${opts.path}`,
+            (attempt) => attempt.statusCode,
+          );
     executeRetry<Attempt>(
       (info, cancellation) =>
         new Promise<Attempt>((resolve, reject) => {
           const current = new Attempt(this, cancellation, resolve, reject);
           this.#current = current;
+          const traced = telemetry === false ? undefined : traceHeaders();
           const sent =
-            deadlineHeader === undefined || info.deadlineMs === undefined
+            (deadlineHeader === undefined || info.deadlineMs === undefined) && traced === undefined
               ? opts
               : {
                   ...opts,
                   headers: {
                     ...(opts.headers as Record<string, string | string[]>),
-                    [deadlineHeader]: formatRemainingMs(info.deadlineMs, policy.clock()),
+                    ...traced,
+                    ...(deadlineHeader === undefined || info.deadlineMs === undefined
+                      ? {}
+                      : { [deadlineHeader]: formatRemainingMs(info.deadlineMs, policy.clock()) }),
                   },
                 };
           const accepted = this.dispatch(sent, current);
@@ -182,6 +196,7 @@ class Exchange {
         onGiveUp: options.onGiveUp,
         onSuccess: options.onSuccess,
         onFailure: options.onFailure,
+        telemetry,
       },
       this.#call,
       { context: false },
