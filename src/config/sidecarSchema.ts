@@ -21,6 +21,7 @@ import {
 import { described } from './fieldMeta.js';
 import { formatValue } from './formatValue.js';
 import { backoffSchema, classSchema, MAX_RETRIES } from './schema.js';
+import { telemetrySchema } from './telemetrySchema.js';
 
 // The sidecar config (`difftry proxy --config FILE`), in the language of the network files: the
 // same `classes` and `backoff`, checked by the same machinery, so an error reads the same way.
@@ -272,6 +273,7 @@ const sidecarObjectSchema = z.strictObject({
   admin: adminSchema.optional(),
   limits: limitsSchema.default({ ...DEFAULT_SIDECAR_LIMITS }),
   shutdownGraceMs: described(z.number().min(0), 'a number ≥ 0', 'ms').default(10_000),
+  telemetry: telemetrySchema.optional(),
 });
 
 /**

@@ -12,6 +12,7 @@ import type { Clock } from '../policy/Clock.js';
 import { systemClock } from '../policy/Clock.js';
 import { type ClassOptions, classTable } from '../policy/classes/ClassTable.js';
 import { classHeaderVariant } from '../policy/request/classHeaderVariant.js';
+import type { TelemetryProviders } from '../runtime/telemetry/otel.js';
 import { adminEndpoints } from './adminEndpoints.js';
 import { type EdgeRule, edgeClassifier } from './edgeRules.js';
 import { type Listener, type RequestHandler, startListener } from './httpListener.js';
@@ -19,6 +20,7 @@ import { createInbound, type Inbound } from './inbound.js';
 import { createOutbound, type Outbound } from './outbound.js';
 import type { SidecarHeaderNames } from './requestHead.js';
 import { createSidecarMetrics, type ListenerLabel } from './sidecarMetrics.js';
+import { hostSidecarTracing, startSidecarTracing } from './sidecarTracing.js';
 import { peerCheck, peerHeaderValue } from './trust.js';
 
 /** Options of {@link startSidecar}: what a config file cannot say. */
@@ -48,6 +50,12 @@ export interface SidecarOptions {
    * @default 'sidecar config'
    */
   readonly source?: string;
+  /**
+   * OpenTelemetry providers of the host's to record the sidecar's spans with (its server spans
+   * and its attempts), where the config has no `telemetry` of its own (which exports over OTLP).
+   * @default none: the sidecar records spans only when its config has `telemetry`
+   */
+  readonly telemetry?: TelemetryProviders;
 }
 
 /** A running sidecar. */
@@ -157,6 +165,14 @@ export async function startSidecar(
   const adminOn: ListenerLabel =
     spec.admin !== undefined ? 'admin' : spec.outbound !== undefined ? 'outbound' : 'inbound';
 
+  // Tracing: the config's own OTLP export, else the host's providers, else none.
+  const tracing =
+    spec.telemetry !== undefined
+      ? await startSidecarTracing(spec.telemetry, spec.service)
+      : options.telemetry !== undefined
+        ? await hostSidecarTracing(options.telemetry)
+        : undefined;
+
   if (spec.outbound !== undefined) {
     outbound = createOutbound({
       config: { ...spec, outbound: spec.outbound },
@@ -167,6 +183,7 @@ export async function startSidecar(
         identity: { header: headerNames.peerHeader, value: peerHeaderValue(spec.service, token) },
       }),
       ...(adminOn === 'outbound' && { serveAdmin }),
+      ...(tracing !== undefined && { tracing }),
     });
   }
   if (spec.inbound !== undefined) {
@@ -198,6 +215,7 @@ export async function startSidecar(
       clock,
       metrics,
       ...(adminOn === 'inbound' && { serveAdmin }),
+      ...(tracing !== undefined && { tracing }),
     });
   }
 
@@ -241,7 +259,7 @@ export async function startSidecar(
     }
   } catch (error) {
     await Promise.all([...listeners.values()].map((listener) => listener.destroy()));
-    await Promise.all([outbound?.close(), inbound?.close()]);
+    await Promise.all([outbound?.close(), inbound?.close(), tracing?.shutdown()]);
     throw error;
   }
 
@@ -260,6 +278,8 @@ export async function startSidecar(
     clearTimeout(timer);
     await Promise.all(all.map((listener) => listener.destroy()));
     await Promise.all([outbound?.close(), inbound?.close()]);
+    // The spans of the last requests go out before the sidecar is gone.
+    await tracing?.shutdown();
   };
 
   return {

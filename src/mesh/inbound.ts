@@ -23,7 +23,9 @@ import type { RequestHandler } from './httpListener.js';
 import { BodyTooLargeError, dispatchBody, type PreparedBody, readBody } from './requestBody.js';
 import { isChunkedAlone } from './requestHead.js';
 import { ResponseRelay, sendPlain } from './responseRelay.js';
+import { startServerSpan } from './serverSpan.js';
 import type { InboundMeters, SidecarMetrics } from './sidecarMetrics.js';
+import type { SidecarTracing } from './sidecarTracing.js';
 
 /** What the inbound side needs besides its config. */
 export interface InboundOptions {
@@ -45,6 +47,8 @@ export interface InboundOptions {
   readonly metrics: SidecarMetrics;
   /** Answers `/metrics` and `/healthz` (an inbound-only sidecar); false otherwise. */
   readonly serveAdmin?: (req: IncomingMessage, res: ServerResponse, target?: string) => boolean;
+  /** Where each request's server span goes, when tracing. */
+  readonly tracing?: SidecarTracing;
 }
 
 /** A compiled edge classifier: the class the rules give a request, undefined for none. */
@@ -77,7 +81,8 @@ interface PendingRequest {
  * caller's per-try timeout frees the slot.
  */
 export function createInbound(options: InboundOptions): Inbound {
-  const { inbound, limits, classHeader, classes, edge, peer, clock, metrics, serveAdmin } = options;
+  const { inbound, limits, classHeader, classes, edge, peer, clock, metrics, serveAdmin, tracing } =
+    options;
   const gate = new AdmissionGate<PendingRequest>(inbound.concurrency, inbound.capacity);
   const app = new URL(inbound.app);
   const basePath = app.pathname.replace(/\/+$/, '');
@@ -205,6 +210,10 @@ export function createInbound(options: InboundOptions): Inbound {
     }
     const meter = meters.get(className) as InboundMeters;
     meter.arrival();
+    const span =
+      tracing === undefined
+        ? undefined
+        : startServerSpan(tracing, req.method ?? 'GET', target, className, head.headers);
     const arrivedAt = performance.now();
     const remainingMs = parseRemainingMs(head.deadlineValue);
     const deadlineMs = remainingMs === undefined ? undefined : clock() + remainingMs;
@@ -226,6 +235,7 @@ export function createInbound(options: InboundOptions): Inbound {
         const headers = head.headers;
         headers[classHeader] = className;
         if (host !== undefined) headers.host = host;
+        span?.inject(headers);
         if (deadlineMs !== undefined) {
           // Time spent in the queue is time the caller no longer has.
           const leftMs = Math.floor(deadlineMs - clock());
@@ -252,6 +262,7 @@ export function createInbound(options: InboundOptions): Inbound {
       uploading -= 1;
     };
     res.once('close', () => {
+      span?.end(res.statusCode);
       endUpload();
       if (state === 'uploading' || state === 'turn') {
         state = 'done';
@@ -272,6 +283,7 @@ export function createInbound(options: InboundOptions): Inbound {
     const reject = (headers?: Readonly<Record<string, string>>) => {
       state = 'done';
       meter.admissionRejection();
+      span?.end(503, true);
       sendPlain(res, 503, fullText, headers);
     };
     const admit = () => {

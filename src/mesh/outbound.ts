@@ -15,6 +15,7 @@ import { createTimeoutStrategy } from '../policy/timeouts/createTimeoutStrategy.
 import type { TimeoutStrategy } from '../policy/timeouts/TimeoutStrategy.js';
 import { errorCode } from '../runtime/errors.js';
 import type { RetryEvent } from '../runtime/retry.js';
+import type { TelemetryProviders } from '../runtime/telemetry/otel.js';
 import { difftryInterceptor } from '../runtime/undici.js';
 import type { RequestHandler } from './httpListener.js';
 import {
@@ -27,7 +28,9 @@ import {
 } from './requestBody.js';
 import { isChunkedAlone } from './requestHead.js';
 import { ResponseRelay, sendPlain } from './responseRelay.js';
+import { inCallerContext } from './serverSpan.js';
 import type { OutboundMeters, SidecarMetrics } from './sidecarMetrics.js';
+import type { SidecarTracing } from './sidecarTracing.js';
 import { upstreamRouter } from './upstreamRouting.js';
 
 /** What the outbound side needs besides its config. */
@@ -40,6 +43,8 @@ export interface OutboundOptions {
   readonly identity?: { readonly header: string; readonly value: string };
   /** Answers `/metrics` and `/healthz` unless an upstream's `Host` matched; false otherwise. */
   readonly serveAdmin?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** Where each attempt's span goes (a child of the caller's span), when tracing. */
+  readonly tracing?: SidecarTracing;
 }
 
 /** The forwarder behind the outbound listener. */
@@ -76,13 +81,20 @@ interface Upstream {
  * `replayBodyBytes` are read first and replayed on a retry; longer ones stream through once.
  */
 export function createOutbound(options: OutboundOptions): Outbound {
-  const { config, clock, random, metrics, identity, serveAdmin } = options;
+  const { config, clock, random, metrics, identity, serveAdmin, tracing } = options;
   const { limits } = config;
   const classHeader = config.header.toLowerCase();
   const deadlineHeader = limits.deadlineHeader.toLowerCase();
   const bodyLimits = { replayBytes: limits.replayBodyBytes, maxBytes: limits.maxBodyBytes };
   const upstreams = config.outbound.upstreams.map((upstream) =>
-    createUpstream(upstream, { config, clock, random, metrics, deadlineHeader }),
+    createUpstream(upstream, {
+      config,
+      clock,
+      random,
+      metrics,
+      deadlineHeader,
+      telemetry: tracing?.providers ?? false,
+    }),
   );
   const byName = new Map(upstreams.map((upstream) => [upstream.name, upstream]));
   const route = upstreamRouter(upstreams);
@@ -130,15 +142,19 @@ export function createOutbound(options: OutboundOptions): Outbound {
       else relay.abort(new Error('difftry: the caller went away'));
     });
     const send = (body: PreparedBody | undefined) => {
-      upstream.dispatcher.dispatch(
-        {
-          path: found.path,
-          method: req.method as Dispatcher.HttpMethod,
-          headers,
-          body: dispatchBody(body),
-        },
-        relay,
-      );
+      const dispatch = () =>
+        upstream.dispatcher.dispatch(
+          {
+            path: found.path,
+            method: req.method as Dispatcher.HttpMethod,
+            headers,
+            body: dispatchBody(body),
+          },
+          relay,
+        );
+      // Traced: the attempts are children of the span the application's request carries.
+      if (tracing === undefined) dispatch();
+      else inCallerContext(tracing, headers, dispatch);
     };
     switch (bodyPlan(head.contentLength, head.chunked, bodyLimits)) {
       case 'none':
@@ -191,6 +207,7 @@ function createUpstream(
     readonly random: RandomSource;
     readonly metrics: SidecarMetrics;
     readonly deadlineHeader: string;
+    readonly telemetry: TelemetryProviders | false;
   },
 ): Upstream {
   const { config, clock, random, metrics } = context;
@@ -234,6 +251,7 @@ function createUpstream(
     difftryInterceptor({
       policy,
       deadlineHeader: context.deadlineHeader,
+      telemetry: context.telemetry,
       ...(upstream.deadlineMs !== undefined && { deadlineMs: upstream.deadlineMs }),
       ...(timeout !== undefined && { timeout }),
       onSuccess: (event) => meter(event).attempt(),

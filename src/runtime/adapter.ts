@@ -5,6 +5,7 @@ import type { RetryPolicy, RetryPolicyOptions } from '../policy/retry/RetryPolic
 import { retryPolicy } from '../policy/retry/RetryPolicy.js';
 import type { TimeoutStrategy } from '../policy/timeouts/TimeoutStrategy.js';
 import type { RetryListeners } from './retryEvents.js';
+import type { TelemetryProviders } from './telemetry/otel.js';
 
 export type { RetryListeners } from './retryEvents.js';
 
@@ -31,6 +32,13 @@ export interface AdapterOptions extends RetryListeners {
    * @default the class's (or the policy's) `timeoutMs` as a fixed timeout, if any
    */
   readonly timeout?: TimeoutStrategy;
+  /**
+   * OpenTelemetry: the providers to record each attempt's span and the counters with, instead of
+   * the globally registered ones (a process serving several services gives each its own);
+   * `false`: no spans and no metrics from this adapter, whatever is registered.
+   * @default the globally registered providers, if any
+   */
+  readonly telemetry?: TelemetryProviders | false;
 }
 
 /** The policy of an adapter: the one given, or one built from the options. */

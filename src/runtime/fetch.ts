@@ -11,8 +11,7 @@ import {
 import { Cancellation } from './Cancellation.js';
 import { currentContext } from './context.js';
 import { executeRetry } from './retry.js';
-import { httpAttempt, traceHeaders } from './telemetry/attemptDescriptions.js';
-import { activeOtel } from './telemetry/otel.js';
+import { adapterTelemetry, httpAttempt, traceHeaders } from './telemetry/attemptDescriptions.js';
 
 /** A function with `fetch`'s signature. */
 export type FetchFunction = (
@@ -109,10 +108,9 @@ export function difftryFetch(options: DifftryFetchOptions): FetchFunction {
     // signal, no per-try timeout) goes without one: a signal shared by every such attempt would
     // collect one listener per fetch until the next garbage collection (undici removes them then).
     const call = signal === undefined ? Cancellation.never : Cancellation.following(signal);
-    const telemetry =
-      activeOtel() === undefined
-        ? false
-        : httpAttempt<Response>(method, urlOf(input), (response) => response.status);
+    const telemetry = adapterTelemetry(options.telemetry, (providers) =>
+      httpAttempt<Response>(method, urlOf(input), (response) => response.status, providers),
+    );
     const result = executeRetry<Response>(
       (_info, attempt) =>
         fetchAttempt(input, {

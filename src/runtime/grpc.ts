@@ -24,7 +24,12 @@ import { resolvePolicy } from './adapter.js';
 import { currentContext } from './context.js';
 import { eventSink, type RetryListeners } from './retryEvents.js';
 import { grpcAttempt, traceHeaders } from './telemetry/attemptDescriptions.js';
-import { type CallTelemetry, callTelemetry } from './telemetry/CallTelemetry.js';
+import {
+  activeTraceContext,
+  type CallTelemetry,
+  callTelemetry,
+} from './telemetry/CallTelemetry.js';
+import type { TelemetryProviders } from './telemetry/otel.js';
 
 export type { AttemptOutcome } from '../policy/retry/AttemptOutcome.js';
 export type { RetryEvent } from '../policy/retry/RetryEvent.js';
@@ -52,6 +57,12 @@ export interface DifftryGrpcInterceptorOptions extends RetryListeners {
    * @default 64
    */
   readonly maxBufferedMessages?: number;
+  /**
+   * OpenTelemetry: the providers to record each attempt's span and the counters with, instead of
+   * the globally registered ones; `false`: none from this interceptor.
+   * @default the globally registered providers, if any
+   */
+  readonly telemetry?: TelemetryProviders | false;
   /**
    * Per-try timeouts, shared by every call made through the interceptor (an adaptive strategy
    * learns from all of them); default the class's (or the policy's) `timeoutMs`, if any. Each
@@ -118,6 +129,7 @@ export function difftryGrpcInterceptor(options: DifftryGrpcInterceptorOptions): 
     maxBufferedMessages,
     timeout: options.timeout,
     events: eventSink(options),
+    telemetry: options.telemetry,
   };
   return (callOptions, nextCall) => {
     // The interceptor runs synchronously inside the client's method, in the caller's async
@@ -132,8 +144,18 @@ export function difftryGrpcInterceptor(options: DifftryGrpcInterceptorOptions): 
         },
       });
     }
+    // The caller's trace context, read here for the same reason (undefined when untraced).
+    const traceContext =
+      settings.telemetry === false ? undefined : activeTraceContext(settings.telemetry);
     return new InterceptingCall(
-      new RetryingCall(settings, callOptions, nextCall, context?.className, context?.deadlineMs),
+      new RetryingCall(
+        settings,
+        callOptions,
+        nextCall,
+        context?.className,
+        context?.deadlineMs,
+        traceContext,
+      ),
     );
   };
 }
@@ -143,6 +165,7 @@ interface CallSettings {
   readonly maxBufferedMessages: number;
   readonly timeout: TimeoutStrategy | undefined;
   readonly events: RetryEventSink;
+  readonly telemetry: TelemetryProviders | false | undefined;
 }
 
 /** What `nextCall` returns: one attempt (grpc-js does not export the interface's name). */
@@ -229,6 +252,7 @@ class RetryingCall implements InterceptingCallInterface {
     private readonly nextCall: NextCall,
     private readonly contextClass: string | undefined,
     private readonly contextDeadlineMs: number | undefined,
+    private readonly traceContext: unknown,
   ) {
     this.policy = settings.policy;
     this.tracker = new CallTracker();
@@ -255,7 +279,15 @@ class RetryingCall implements InterceptingCallInterface {
       timeout: settings.timeout,
       events: settings.events,
     });
-    this.telemetry = callTelemetry(className, grpcAttempt(this.callOptions.method_definition.path));
+    const providers = settings.telemetry;
+    this.telemetry =
+      providers === false || this.traceContext === undefined
+        ? undefined
+        : callTelemetry(
+            className,
+            grpcAttempt(this.callOptions.method_definition.path, providers),
+            this.traceContext,
+          );
     this.startAttempt();
   }
 

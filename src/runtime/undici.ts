@@ -14,8 +14,7 @@ import { Cancellation } from './Cancellation.js';
 import { currentContext } from './context.js';
 import { formatRemainingMs, parseRemainingMs } from './remainingTime.js';
 import { executeRetry } from './retry.js';
-import { httpAttempt, traceHeaders } from './telemetry/attemptDescriptions.js';
-import { activeOtel } from './telemetry/otel.js';
+import { adapterTelemetry, httpAttempt, traceHeaders } from './telemetry/attemptDescriptions.js';
 
 const SUCCESS: AttemptOutcome = Object.freeze({ kind: 'success' });
 
@@ -153,14 +152,14 @@ class Exchange {
     const body = opts.body;
     const replayable =
       body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array;
-    const telemetry =
-      activeOtel() === undefined
-        ? false
-        : httpAttempt<Attempt>(
-            opts.method,
-            `${String(opts.origin ?? '')}${opts.path}`,
-            (attempt) => attempt.statusCode,
-          );
+    const telemetry = adapterTelemetry(options.telemetry, (providers) =>
+      httpAttempt<Attempt>(
+        opts.method,
+        `${String(opts.origin ?? '')}${opts.path}`,
+        (attempt) => attempt.statusCode,
+        providers,
+      ),
+    );
     executeRetry<Attempt>(
       (info, cancellation) =>
         new Promise<Attempt>((resolve, reject) => {

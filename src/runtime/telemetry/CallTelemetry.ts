@@ -1,7 +1,7 @@
 import type * as Api from '@opentelemetry/api';
 import type { AttemptOutcome } from '../../policy/retry/AttemptOutcome.js';
 import type { GiveUpReason, RetryDecision } from '../../policy/retry/RetryPolicy.js';
-import { type ActiveOtel, activeOtel } from './otel.js';
+import { type ActiveOtel, activeOtel, type TelemetryProviders } from './otel.js';
 import { retryMeters } from './retryMeters.js';
 
 /** The instrumentation scope of every span and metric difftry records. */
@@ -24,6 +24,8 @@ export interface AttemptDescription<T> {
   readonly attributes?: TelemetryAttributes;
   /** Attributes of a value an attempt returned (an HTTP status is in its outcome already). */
   readonly resultAttributes?: (value: T) => TelemetryAttributes | undefined;
+  /** Providers of the host's own; default the globally registered ones. */
+  readonly providers?: TelemetryProviders;
 }
 
 /** gRPC status codes by number, for `error.type` (OpenTelemetry's RPC conventions use names). */
@@ -64,11 +66,16 @@ export class CallTelemetry<T> {
   #span: Api.Span | undefined;
   #context: Api.Context | undefined;
 
-  constructor(otel: ActiveOtel, className: string, description: AttemptDescription<T>) {
+  constructor(
+    otel: ActiveOtel,
+    className: string,
+    description: AttemptDescription<T>,
+    parent?: Api.Context,
+  ) {
     this.#otel = otel;
     this.#className = className;
     this.#description = description;
-    this.#parent = otel.api.context.active();
+    this.#parent = parent ?? otel.api.context.active();
   }
 
   /**
@@ -79,7 +86,8 @@ export class CallTelemetry<T> {
     const { api, tracing } = this.#otel;
     if (!tracing) return;
     const description = this.#description;
-    const span = api.trace.getTracer(INSTRUMENTATION_SCOPE).startSpan(
+    const provider = (description.providers?.tracerProvider ?? api.trace) as Api.TracerProvider;
+    const span = provider.getTracer(INSTRUMENTATION_SCOPE).startSpan(
       description.name,
       {
         kind: description.kind === 'client' ? api.SpanKind.CLIENT : api.SpanKind.INTERNAL,
@@ -117,7 +125,7 @@ export class CallTelemetry<T> {
   ): void {
     const { api, metering } = this.#otel;
     if (metering) {
-      retryMeters(api).attemptEnded(this.#className, outcome.kind, decision);
+      retryMeters(this.#meterProvider()).attemptEnded(this.#className, outcome.kind, decision);
     }
     const span = this.#span;
     if (span === undefined) return;
@@ -142,8 +150,13 @@ export class CallTelemetry<T> {
 
   /** The call gave up before sending an attempt (its deadline was spent): counted, no span. */
   gaveUpBeforeAttempt(reason: GiveUpReason): void {
-    const { api, metering } = this.#otel;
-    if (metering) retryMeters(api).gaveUp(this.#className, reason);
+    const { metering } = this.#otel;
+    if (metering) retryMeters(this.#meterProvider()).gaveUp(this.#className, reason);
+  }
+
+  #meterProvider(): Api.MeterProvider {
+    const own = this.#description.providers?.meterProvider as Api.MeterProvider | undefined;
+    return own ?? this.#otel.api.metrics.getMeterProvider();
   }
 
   /** The call was abandoned during an attempt (aborted): its span ends with the reason. */
@@ -185,12 +198,24 @@ function errorName(error: unknown): string {
 
 /**
  * The telemetry of a call of `className`, or undefined when the application registered no
- * OpenTelemetry provider (the usual case costs one global read).
+ * OpenTelemetry provider (the usual case costs one global read). Its spans are children of
+ * `parent` (an OpenTelemetry context), default the context active now.
  */
 export function callTelemetry<T>(
   className: string,
   description: AttemptDescription<T>,
+  parent?: unknown,
 ): CallTelemetry<T> | undefined {
-  const otel = activeOtel();
-  return otel === undefined ? undefined : new CallTelemetry(otel, className, description);
+  const otel = activeOtel(description.providers);
+  return otel === undefined
+    ? undefined
+    : new CallTelemetry(otel, className, description, parent as Api.Context | undefined);
+}
+
+/**
+ * The active OpenTelemetry context, where a provider is registered or given (for a host whose
+ * call starts later, outside the caller's async context); undefined otherwise.
+ */
+export function activeTraceContext(providers?: TelemetryProviders): unknown {
+  return activeOtel(providers)?.api.context.active();
 }

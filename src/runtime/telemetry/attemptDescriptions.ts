@@ -1,5 +1,5 @@
 import type { AttemptDescription, TelemetryAttributes } from './CallTelemetry.js';
-import { activeOtel } from './otel.js';
+import { activeOtel, loadApi, registeredOtel, type TelemetryProviders } from './otel.js';
 
 const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:': 443 };
 
@@ -12,6 +12,7 @@ export function httpAttempt<T>(
   method: string,
   url: string | URL,
   status?: (value: T) => number | undefined,
+  providers?: TelemetryProviders,
 ): AttemptDescription<T> {
   const attributes: Record<string, string | number> = { 'http.request.method': method };
   const parsed = url instanceof URL ? url : parseUrl(url);
@@ -32,6 +33,7 @@ export function httpAttempt<T>(
     name: method,
     kind: 'client',
     attributes,
+    ...(providers === undefined ? {} : { providers }),
     ...(status === undefined
       ? {}
       : {
@@ -56,7 +58,10 @@ function parseUrl(url: string): URL | null {
  * full method (`package.Service/Method`), with `rpc.system` `grpc`, `rpc.service` and
  * `rpc.method`.
  */
-export function grpcAttempt(path: string): AttemptDescription<never> {
+export function grpcAttempt(
+  path: string,
+  providers?: TelemetryProviders,
+): AttemptDescription<never> {
   const trimmed = path.startsWith('/') ? path.slice(1) : path;
   const slash = trimmed.lastIndexOf('/');
   const service = slash === -1 ? trimmed : trimmed.slice(0, slash);
@@ -65,19 +70,33 @@ export function grpcAttempt(path: string): AttemptDescription<never> {
     name: trimmed,
     kind: 'client',
     attributes: { 'rpc.system': 'grpc', 'rpc.service': service, 'rpc.method': method },
+    ...(providers === undefined ? {} : { providers }),
   };
 }
 
 /**
  * The headers that carry the active context downstream (`traceparent`, `tracestate`, as the
- * application's registered propagator writes them), or undefined when nothing is registered: an
- * attempt's span is then its callee's parent.
+ * registered propagator writes them), or undefined when no propagator is registered. Called in
+ * an attempt's context, it makes the attempt's span its callee's parent.
  */
 export function traceHeaders(): Record<string, string> | undefined {
-  const otel = activeOtel();
-  if (otel === undefined) return undefined;
+  if (!registeredOtel().propagation) return undefined;
+  const api = loadApi();
+  if (api === null) return undefined;
   const carrier: Record<string, string> = {};
-  otel.api.propagation.inject(otel.api.context.active(), carrier);
+  api.propagation.inject(api.context.active(), carrier);
   for (const _ in carrier) return carrier;
   return undefined;
+}
+
+/**
+ * How an adapter describes its attempts: `false` where its `telemetry` option is `false` or no
+ * provider is registered or given (the usual case, one global read), else `describe(providers)`.
+ */
+export function adapterTelemetry<T>(
+  option: TelemetryProviders | false | undefined,
+  describe: (providers: TelemetryProviders | undefined) => AttemptDescription<T>,
+): AttemptDescription<T> | false {
+  if (option === false || activeOtel(option) === undefined) return false;
+  return describe(option);
 }

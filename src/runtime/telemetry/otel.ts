@@ -8,12 +8,36 @@ import type * as Api from '@opentelemetry/api';
  */
 const OTEL_GLOBAL = Symbol.for('opentelemetry.js.api.1');
 
-type OtelGlobal = { readonly trace?: unknown; readonly metrics?: unknown } | undefined;
+type OtelGlobal =
+  | {
+      readonly trace?: unknown;
+      readonly metrics?: unknown;
+      readonly context?: unknown;
+      readonly propagation?: unknown;
+    }
+  | undefined;
+
+/** Which globals an SDK (or anything) has registered with `@opentelemetry/api`. */
+export function registeredOtel(): {
+  readonly trace: boolean;
+  readonly metrics: boolean;
+  readonly context: boolean;
+  readonly propagation: boolean;
+} {
+  const registered = (globalThis as Record<symbol, OtelGlobal>)[OTEL_GLOBAL];
+  return {
+    trace: registered?.trace !== undefined,
+    metrics: registered?.metrics !== undefined,
+    context: registered?.context !== undefined,
+    propagation: registered?.propagation !== undefined,
+  };
+}
 
 /** `@opentelemetry/api` once loaded; null where it is not installed (it is an optional peer). */
 let api: typeof Api | null | undefined;
 
-function loadApi(): typeof Api | null {
+/** `@opentelemetry/api`, or null where it is not installed. */
+export function loadApi(): typeof Api | null {
   if (api !== undefined) return api;
   try {
     api = createRequire(import.meta.url)('@opentelemetry/api') as typeof Api;
@@ -21,6 +45,26 @@ function loadApi(): typeof Api | null {
     api = null;
   }
   return api;
+}
+
+/** A tracer provider, as `@opentelemetry/api`'s `TracerProvider` (typed loosely: the API is optional). */
+export interface TracerProviderLike {
+  getTracer(name: string, version?: string): unknown;
+}
+
+/** A meter provider, as `@opentelemetry/api`'s `MeterProvider`. */
+export interface MeterProviderLike {
+  getMeter(name: string, version?: string): unknown;
+}
+
+/**
+ * Providers to use instead of the globally registered ones: a host that serves several
+ * services in one process (a sidecar per service, the testbed) gives each its own, with its own
+ * `service.name`. Either may be left out (then the global one, if any, is used).
+ */
+export interface TelemetryProviders {
+  readonly tracerProvider?: TracerProviderLike;
+  readonly meterProvider?: MeterProviderLike;
 }
 
 /** What OpenTelemetry the application has registered, for one call. */
@@ -33,15 +77,16 @@ export interface ActiveOtel {
 }
 
 /**
- * The OpenTelemetry the application registered, or undefined when it registered none (or the API
- * is not installed): then difftry makes no span and records no metric, and the check costs two
- * property reads a call. The API itself is loaded on the first call that finds a provider.
+ * The OpenTelemetry the application registered (or the host gives in `providers`), or undefined
+ * when there is none (or the API is not installed): then difftry makes no span and records no
+ * metric, and the check costs two property reads a call. The API itself is loaded on the first
+ * call that finds a provider.
  */
-export function activeOtel(): ActiveOtel | undefined {
+export function activeOtel(providers?: TelemetryProviders): ActiveOtel | undefined {
   const registered = (globalThis as Record<symbol, OtelGlobal>)[OTEL_GLOBAL];
-  if (registered === undefined) return undefined;
-  const tracing = registered.trace !== undefined;
-  const metering = registered.metrics !== undefined;
+  if (registered === undefined && providers === undefined) return undefined;
+  const tracing = registered?.trace !== undefined || providers?.tracerProvider !== undefined;
+  const metering = registered?.metrics !== undefined || providers?.meterProvider !== undefined;
   if (!tracing && !metering) return undefined;
   const loaded = loadApi();
   return loaded === null ? undefined : { api: loaded, tracing, metering };

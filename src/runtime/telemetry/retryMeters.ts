@@ -20,13 +20,19 @@ export interface RetryMeters {
 
 let cached: { provider: Api.MeterProvider; meters: RetryMeters } | undefined;
 
+const byProvider = new WeakMap<Api.MeterProvider, RetryMeters>();
+
 /**
- * The counters on the application's current meter provider (made once per provider: one that
- * is registered later gets counters of its own).
+ * The counters on `provider` (the application's global one, or a host's own), made once per
+ * provider: one that is registered later gets counters of its own.
  */
-export function retryMeters(api: typeof Api): RetryMeters {
-  const provider = api.metrics.getMeterProvider();
+export function retryMeters(provider: Api.MeterProvider): RetryMeters {
   if (cached?.provider === provider) return cached.meters;
+  const known = byProvider.get(provider);
+  if (known !== undefined) {
+    cached = { provider, meters: known };
+    return known;
+  }
   const meter = provider.getMeter('difftry');
   const attempts = meter.createCounter(RETRY_METRICS.attempts, {
     description: 'Attempts made by difftry clients, by class and outcome',
@@ -51,5 +57,6 @@ export function retryMeters(api: typeof Api): RetryMeters {
     gaveUp,
   };
   cached = { provider, meters };
+  byProvider.set(provider, meters);
   return meters;
 }

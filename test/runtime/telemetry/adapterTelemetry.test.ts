@@ -1,6 +1,12 @@
 import * as grpc from '@grpc/grpc-js';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { difftryFetch } from '../../../src/runtime/fetch.js';
@@ -148,5 +154,38 @@ describe('the adapters with an OpenTelemetry SDK registered', () => {
     expect(seen.map((t) => TRACEPARENT.exec(t)?.[2])).toEqual(
       attempts.map((s) => s.spanContext().spanId),
     );
+  });
+});
+
+describe('the adapters with providers of their own', () => {
+  it('record into the given tracer provider, under its service.name, and nothing globally', async () => {
+    otel = registerOtel();
+    server = await flakyServer();
+    const exporter = new InMemorySpanExporter();
+    const own = new NodeTracerProvider({
+      resource: resourceFromAttributes({ 'service.name': 'checkout' }),
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+    });
+    const fetchWithRetries = difftryFetch({
+      ...CLASSES,
+      defaultClass: 'gold',
+      telemetry: { tracerProvider: own },
+    });
+    const response = await fetchWithRetries(`${server.url}/items`);
+    await response.text();
+    const spans = exporter.getFinishedSpans();
+    await own.shutdown();
+    expect(spans.map((s) => s.name)).toEqual(['GET', 'GET']);
+    expect(spans.every((s) => s.resource.attributes['service.name'] === 'checkout')).toBe(true);
+    expect(otel.spans()).toEqual([]);
+  });
+
+  it('record nothing with telemetry: false, whatever is registered', async () => {
+    otel = registerOtel();
+    server = await flakyServer();
+    const fetchWithRetries = difftryFetch({ ...CLASSES, defaultClass: 'gold', telemetry: false });
+    await (await fetchWithRetries(`${server.url}/items`)).text();
+    expect(otel.spans()).toEqual([]);
+    expect(server.requests.map((r) => r.headers.traceparent)).toEqual([undefined, undefined]);
   });
 });
