@@ -29,6 +29,7 @@ import {
   positiveNumber,
 } from './input.js';
 import { interruptible } from './interruptible.js';
+import { makeOutputDirectory } from './outputPath.js';
 import { progressOnStderr } from './progress.js';
 import { fixed, formatTable } from './table.js';
 import { BACKOFF_BASE_HELP, type TestbedBackoffFlags, testbedBackoff } from './testbedBackoff.js';
@@ -68,6 +69,8 @@ export interface TestbedRunOptions extends TestbedBackoffFlags {
   /** How services talk (`--transport`): `http` (default) or `grpc-xds`. */
   readonly transport?: TestbedTransport;
   readonly json?: boolean;
+  /** Trace every request into this folder (`--traces DIR`, created if missing). */
+  readonly traces?: string;
   /** Where a warning line goes (before the run); default stderr, prefixed `difftry: `. */
   readonly warn?: (line: string) => void;
 }
@@ -136,6 +139,7 @@ export async function testbedRunCommand(
     const warning = grpcCapWarning([{ network: running }]);
     if (warning !== undefined) (options.warn ?? warnOnStderr)(warning);
   }
+  if (options.traces !== undefined) await makeOutputDirectory(options.traces, '--traces');
   const progress = progressOnStderr('testbed');
   let measurement: TestbedMeasurement;
   try {
@@ -150,6 +154,7 @@ export async function testbedRunCommand(
       warmupS,
       durationS,
       ...(options.grace !== undefined && { graceS: options.grace }),
+      ...(options.traces !== undefined && { traces: options.traces }),
       ...(signal !== undefined && { signal }),
       onProgress: (fraction) => progress.update(fraction),
     });
@@ -360,6 +365,10 @@ export function registerTestbedRunCommand(program: Command, emit: Emit): void {
       ).choices(TESTBED_TRANSPORTS),
     )
     .addOption(new Option('--no-load-thread', 'run the load generator on the services’ thread'))
+    .option(
+      '--traces <dir>',
+      'trace every request into DIR (OTLP/JSON lines, for difftry from-traces; HTTP only)',
+    )
     .option('--json', 'print one JSON document on stdout')
     .action(async (file: string | undefined, opts: TestbedRunOptions) => {
       emit(await interruptible((signal) => testbedRunCommand({ file, ...opts }, signal)));

@@ -5,6 +5,8 @@ type Headers = Record<string, string | string[] | undefined>;
 
 /** One request's server span at the inbound listener. */
 export interface ServerSpan {
+  /** The OpenTelemetry context with this span active (the parent of the request's calls). */
+  readonly context: Api.Context;
   /** Puts the span's context on the headers sent to the application (`traceparent`, …). */
   inject(headers: Headers): void;
   /** Ends the span with the answer's status (5xx: an error); `rejected`: turned away at admission. */
@@ -41,6 +43,7 @@ export function startServerSpan(
   const context = api.trace.setSpan(parent, span);
   let ended = false;
   return {
+    context,
     inject(sent) {
       api.propagation.inject(context, sent);
     },

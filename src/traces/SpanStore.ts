@@ -2,6 +2,9 @@ import type { SpanKind, TraceSpan } from './TraceSpan.js';
 
 const KINDS: readonly SpanKind[] = ['server', 'client', 'internal', 'producer', 'consumer'];
 const KIND_CODE = new Map(KINDS.map((kind, code) => [kind, code]));
+/** How `rejected` stores a {@link SpanReading}'s. */
+export const REJECTED_CODE = Object.freeze({ no: 0, 'by-status': 1, yes: 2 });
+
 /** No value: a parent, class, resend count or peer the span does not have. */
 export const NONE = -1;
 
@@ -13,8 +16,11 @@ export interface SpanReading {
   readonly resendCount: number | undefined;
   /** The callee a client span names (`peer.service`, `server.address`), or undefined. */
   readonly peer: string | undefined;
-  /** Whether a server span records a rejection (HTTP 503 or 429, gRPC RESOURCE_EXHAUSTED). */
-  readonly rejected: boolean;
+  /**
+   * Whether a server span records a rejection at admission: `yes` (it says so), `by-status` (its
+   * status is a rejection's: a rejection if it made no calls), `no`.
+   */
+  readonly rejected: 'yes' | 'by-status' | 'no';
 }
 
 /** Grows a typed array to at least `size` elements, doubling. */
@@ -75,16 +81,19 @@ export class SpanStore {
       this.duplicates++;
       return;
     }
+    // The parent's index first: giving out a new one may grow (replace) the columns, and
+    // `this.parent[index] = this.indexOf(…)` would write into the array it replaced.
+    const parent =
+      span.parentSpanId === undefined || span.parentSpanId === ''
+        ? NONE
+        : this.indexOf(span.traceId, span.parentSpanId);
     this.spanCount++;
     this.present[index] = 1;
     this.service[index] = this.intern(this.serviceIds, this.services, span.service);
     this.kind[index] = KIND_CODE.get(span.kind) ?? (KIND_CODE.get('internal') as number);
     this.start[index] = span.start;
     this.end[index] = Math.max(span.end, span.start);
-    this.parent[index] =
-      span.parentSpanId === undefined || span.parentSpanId === ''
-        ? NONE
-        : this.indexOf(span.traceId, span.parentSpanId);
+    this.parent[index] = parent;
     this.classId[index] =
       reading.className === undefined
         ? NONE
@@ -94,7 +103,7 @@ export class SpanStore {
     this.peer[index] =
       reading.peer === undefined ? NONE : this.intern(this.serviceIds, this.services, reading.peer);
     this.error[index] = span.error ? 1 : 0;
-    this.rejected[index] = reading.rejected ? 1 : 0;
+    this.rejected[index] = REJECTED_CODE[reading.rejected];
   }
 
   /** The kind of span `i`. */

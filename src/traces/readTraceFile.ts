@@ -16,8 +16,13 @@ export interface ReadTraceSpansOptions {
   readonly format?: TraceFormat;
 }
 
-/** About how many spans a yielded batch holds (one line's or one element's spans are not split). */
-const BATCH_SPANS = 4096;
+/**
+ * About how many spans a yielded batch holds (one line's or one element's spans are not split).
+ * Small, so a batch's span objects die young: a batch of 4096 outlived enough of the parser's
+ * garbage to be promoted to the old generation, where it piled up between full collections (on
+ * 1 GiB of OTLP/JSON lines, 2 M spans: peak RSS 1,345 MiB against 950 MiB with 256).
+ */
+const BATCH_SPANS = 256;
 
 /**
  * The longest first line read whole to decide between JSON lines and one document. A longer first

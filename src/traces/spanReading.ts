@@ -46,8 +46,11 @@ function integer(value: SpanAttributeValue | undefined): number | undefined {
  * else the header attribute; a span with neither inherits its parent's later), the resend count
  * (`http.request.resend_count`, OpenTelemetry's HTTP convention; `difftry.attempt` − 1 where a
  * difftry span says it), the callee a client span names (`peer.service`, else `server.address`)
- * and whether a server span records a rejection (HTTP 503 or 429, gRPC RESOURCE_EXHAUSTED, or
- * `difftry.outcome` `rejected`).
+ * and whether a server span records a rejection: `yes` where `difftry.outcome` says `rejected`
+ * (difftry's sidecars and testbed say it of admission rejections only), `by-status` where no
+ * outcome is recorded but the status is one a rejection answers with (HTTP 503 or 429, gRPC
+ * RESOURCE_EXHAUSTED) — a rejection only if the request made no calls (a request that worked
+ * and then failed a call answers 503 too).
  */
 export function spanReading(span: TraceSpan, source: ClassSource): SpanReading {
   const a = span.attributes;
@@ -61,13 +64,18 @@ export function spanReading(span: TraceSpan, source: ClassSource): SpanReading {
     span.kind === 'client' || span.kind === 'producer'
       ? (text(a['peer.service']) ?? text(a['server.address']))
       : undefined;
-  let rejected = false;
+  let rejected: SpanReading['rejected'] = 'no';
   if (span.kind === 'server' || span.kind === 'consumer') {
+    const outcome = text(a['difftry.outcome']);
     const status = STATUS_ATTRIBUTES.map((key) => integer(a[key])).find((s) => s !== undefined);
-    rejected =
-      (status !== undefined && REJECTING_STATUSES.has(status)) ||
-      integer(a['rpc.grpc.status_code']) === GRPC_RESOURCE_EXHAUSTED ||
-      text(a['difftry.outcome']) === 'rejected';
+    if (outcome === 'rejected') rejected = 'yes';
+    else if (
+      outcome === undefined &&
+      ((status !== undefined && REJECTING_STATUSES.has(status)) ||
+        integer(a['rpc.grpc.status_code']) === GRPC_RESOURCE_EXHAUSTED)
+    ) {
+      rejected = 'by-status';
+    }
   }
   return { className, resendCount, peer, rejected };
 }

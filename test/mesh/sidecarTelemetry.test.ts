@@ -136,7 +136,14 @@ describe('sidecar telemetry: spans exported over OTLP/HTTP protobuf', () => {
       expect(network.services.map((s) => s.name)).toEqual(['frontend', 'cart']);
       expect(network.services[0]?.calls).toEqual([{ to: 'cart' }]);
       expect(evidence.hops).toEqual([
-        { callee: 'cart', className: 'low', calls: 3, attempts: 4, maxRetries: 1 },
+        {
+          callee: 'cart',
+          className: 'low',
+          calls: 3,
+          attempts: 4,
+          failedAttempts: 1,
+          maxRetries: 1,
+        },
       ]);
     },
     TEST_TIMEOUT_MS,

@@ -4,6 +4,11 @@ export interface DownstreamCallOptions {
   readonly path?: string;
   /** Marks the call as an external request (the load generator's, through the ingress). */
   readonly external?: boolean;
+  /**
+   * The OpenTelemetry context of the request making the call (its server span), when the
+   * testbed traces: the call's attempts are its children.
+   */
+  readonly trace?: unknown;
 }
 
 /**

@@ -1,12 +1,15 @@
 import { setMaxListeners } from 'node:events';
+import type { Context } from '@opentelemetry/api';
 import { Agent } from 'undici';
 import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
+import type { SidecarTracing } from '../../mesh/sidecarTracing.js';
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 import type { RandomSource } from '../../model/random.js';
 import type { AttemptOutcome } from '../../policy/retry/AttemptOutcome.js';
 import type { RetryPolicy } from '../../policy/retry/RetryPolicy.js';
 import { retryPolicy } from '../../policy/retry/RetryPolicy.js';
 import { retry } from '../../runtime/retry.js';
+import { httpAttempt, traceHeaders } from '../../runtime/telemetry/attemptDescriptions.js';
 import { type Downstream, type DownstreamCallOptions, EXTERNAL_HEADER } from './Downstream.js';
 
 /** A child a {@link directDownstream} can call. */
@@ -29,6 +32,8 @@ export interface DirectDownstreamOptions {
   readonly header?: string;
   /** Uniforms for the retry delays (seed it). */
   readonly random: RandomSource;
+  /** When tracing: the caller's providers; each attempt is a span, a child of its request's. */
+  readonly tracing?: SidecarTracing;
 }
 
 const SUCCESS: AttemptOutcome = Object.freeze({ kind: 'success' });
@@ -85,14 +90,16 @@ export function directDownstream(options: Readonly<DirectDownstreamOptions>): Do
       const headers: Record<string, string> = { [header]: className };
       if (callOptions.external) headers[EXTERNAL_HEADER] = '1';
       const path = callOptions.path ?? '/';
-      try {
-        const status = await retry(
+      const { tracing } = options;
+      const send = () =>
+        retry(
           async ({ signal }) => {
+            const traced = tracing === undefined ? undefined : traceHeaders();
             const response = await agent.request({
               origin: target.url.origin,
               path,
               method: 'GET',
-              headers,
+              headers: traced === undefined ? headers : { ...headers, ...traced },
               signal,
             });
             await response.body.dump();
@@ -104,8 +111,26 @@ export function directDownstream(options: Readonly<DirectDownstreamOptions>): Do
             method: 'GET',
             signal: closing.signal,
             classify: (code) => (code === 200 ? SUCCESS : { kind: 'status', status: code }),
+            telemetry:
+              tracing === undefined
+                ? false
+                : httpAttempt<number>(
+                    'GET',
+                    new URL(path, target.url),
+                    (code) => code,
+                    tracing.providers,
+                  ),
           },
         );
+      try {
+        // Traced: the attempts are children of the request making the call (a root without one).
+        const status =
+          tracing === undefined
+            ? await send()
+            : await tracing.api.context.with(
+                (callOptions.trace as Context | undefined) ?? tracing.api.ROOT_CONTEXT,
+                send,
+              );
         return status === 200;
       } catch (error) {
         if (closing.signal.aborted) return false;

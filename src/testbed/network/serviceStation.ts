@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { AdmissionGate } from '../../mesh/AdmissionGate.js';
+import type { SidecarTracing } from '../../mesh/sidecarTracing.js';
 import type { RandomSource } from '../../model/random.js';
 import { type CallProgram, drawPath, runProgram } from './callProgram.js';
 import type { Downstream } from './Downstream.js';
@@ -27,6 +28,8 @@ export interface ServiceStationOptions {
 export interface TestbedServiceOptions extends ServiceStationOptions {
   /** The class header (HTTP) or metadata key (gRPC); default `x-priority`. */
   readonly header?: string;
+  /** Where the service's server spans go (HTTP front-end), when the testbed traces. */
+  readonly tracing?: SidecarTracing;
 }
 
 /** Per-class counts, indexed like the service's classes. */
@@ -82,6 +85,8 @@ export interface StationRequest {
   readonly branch: string | undefined;
   /** Marked external (the load generator's). */
   readonly external: boolean;
+  /** The request's trace context (its server span), passed on to its calls; when tracing. */
+  readonly trace?: unknown;
 }
 
 /**
@@ -107,6 +112,8 @@ export interface ServiceStation
    * after {@link close}.
    */
   offer(request: StationRequest, answer: (outcome: StationOutcome) => void): StationTicket;
+  /** The class a request naming `className` is served as (unknown or missing: the lowest). */
+  classOf(className: string | undefined): string;
   /** Cancels work in progress; no attempt is answered after it. */
   close(): void;
 }
@@ -138,6 +145,7 @@ export function stationService(
 interface Job {
   readonly classIndex: number;
   readonly branch: string | undefined;
+  readonly trace: unknown;
   readonly answer: (outcome: StationOutcome) => void;
   started: boolean;
 }
@@ -206,17 +214,18 @@ export function serviceStation(options: Readonly<ServiceStationOptions>): Servic
   let closed = false;
   const timers = new Set<NodeJS.Timeout>();
 
-  const callChild = (className: string) => (to: string) => {
+  const callChild = (className: string, trace: unknown) => (to: string) => {
     calls++;
     if (downstream === undefined) return Promise.resolve(false);
-    return downstream.call(to, className, { path: drawPath(childPrograms.get(to), random) });
+    const path = drawPath(childPrograms.get(to), random);
+    return downstream.call(to, className, trace === undefined ? { path } : { path, trace });
   };
 
   const afterWork = async (job: Job) => {
     const className = classes[job.classIndex] as string;
     let ok: boolean;
     try {
-      ok = await runProgram(program, className, job.branch, callChild(className));
+      ok = await runProgram(program, className, job.branch, callChild(className, job.trace));
     } catch {
       ok = false;
     }
@@ -245,14 +254,25 @@ export function serviceStation(options: Readonly<ServiceStationOptions>): Servic
     timers.add(timer);
   };
 
+  const indexOf = (className: string | undefined): number => {
+    const value = className?.trim().toLowerCase();
+    return (value === undefined ? undefined : classIndex.get(value)) ?? lowest;
+  };
+
   return {
     name,
+    classOf: (className) => classes[indexOf(className)] as string,
     offer(request, answer) {
-      const value = request.className?.trim().toLowerCase();
-      const p = (value === undefined ? undefined : classIndex.get(value)) ?? lowest;
+      const p = indexOf(request.className);
       arrivals[p]++;
       if (request.external) external[p]++;
-      const job: Job = { classIndex: p, branch: request.branch, answer, started: false };
+      const job: Job = {
+        classIndex: p,
+        branch: request.branch,
+        trace: request.trace,
+        answer,
+        started: false,
+      };
       const admission = gate.enter(job);
       if (admission === 'rejected') {
         rejected[p]++;

@@ -1,4 +1,6 @@
+import type { Context } from '@opentelemetry/api';
 import { Agent } from 'undici';
+import type { SidecarTracing } from '../../mesh/sidecarTracing.js';
 import { type Downstream, type DownstreamCallOptions, EXTERNAL_HEADER } from './Downstream.js';
 
 /** Options of {@link sidecarDownstream}. */
@@ -7,6 +9,8 @@ export interface SidecarDownstreamOptions {
   readonly outboundUrl: string;
   /** The class header; default `x-priority`. */
   readonly header?: string;
+  /** When tracing: each call carries its request's context (`traceparent`) to the sidecar. */
+  readonly tracing?: SidecarTracing;
 }
 
 /**
@@ -30,6 +34,10 @@ export function sidecarDownstream(options: Readonly<SidecarDownstreamOptions>): 
     async call(child: string, className: string, callOptions: DownstreamCallOptions = {}) {
       const headers: Record<string, string> = { [header]: className };
       if (callOptions.external) headers[EXTERNAL_HEADER] = '1';
+      const { tracing } = options;
+      if (tracing !== undefined && callOptions.trace !== undefined) {
+        tracing.api.propagation.inject(callOptions.trace as Context, headers);
+      }
       const path = callOptions.path ?? '/';
       try {
         const response = await agent.request({

@@ -3,6 +3,7 @@ import type { SidecarConfigInput } from '../../config/sidecarSchema.js';
 import { startSidecar } from '../../mesh/index.js';
 import type { BackoffDescription } from '../../model/backoff/BackoffDescription.js';
 import { seededRandom } from '../../model/random.js';
+import { TestbedTracing } from '../trace/TestbedTracing.js';
 import type { Downstream } from './Downstream.js';
 import { type DirectTarget, directDownstream } from './directDownstream.js';
 import { listenOnLoopback } from './listenOnLoopback.js';
@@ -26,6 +27,8 @@ export interface ExternalClientPlan {
    * the runtime's `retry()`.
    */
   readonly xds?: { readonly server: string; readonly node: string };
+  /** Trace the client's attempts into this OTLP/JSON-lines file, as service `load` (HTTP only). */
+  readonly traces?: string;
 }
 
 /**
@@ -51,12 +54,31 @@ export async function externalClientDownstream(plan: ExternalClientPlan): Promis
     }
     return downstream;
   }
-  return directDownstream({
+  if (plan.traces === undefined) {
+    return directDownstream({
+      targets: plan.targets,
+      classes: plan.classes,
+      header: plan.header,
+      random: seededRandom(plan.seed, plan.stream),
+    });
+  }
+  // Traced: the client's attempts are root spans of service `load`, in a file of their own (the
+  // client may run in a worker thread, beside the services' file).
+  const tracing = TestbedTracing.open(plan.traces);
+  const downstream = directDownstream({
     targets: plan.targets,
     classes: plan.classes,
     header: plan.header,
     random: seededRandom(plan.seed, plan.stream),
+    tracing: await tracing.of('load'),
   });
+  return {
+    call: (child, className, options) => downstream.call(child, className, options),
+    async close() {
+      await downstream.close();
+      await tracing.close();
+    },
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { startServerSpan } from '../../mesh/serverSpan.js';
 import { EXTERNAL_HEADER } from './Downstream.js';
 import { listenOnLoopback } from './listenOnLoopback.js';
 import {
@@ -51,16 +52,33 @@ export async function startService(
     res.end(reason);
   };
 
+  const { tracing } = options;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     req.resume();
     const raw = req.headers[header];
+    const className = Array.isArray(raw) ? raw[0] : raw;
+    // Traced: a server span from arrival to answer, a child of the caller's attempt.
+    const span =
+      tracing === undefined
+        ? undefined
+        : startServerSpan(
+            tracing,
+            req.method ?? 'GET',
+            req.url ?? '/',
+            station.classOf(className),
+            req.headers,
+          );
     const ticket = station.offer(
       {
-        className: Array.isArray(raw) ? raw[0] : raw,
+        className,
         branch: branchOfPath(req.url ?? '/'),
         external: req.headers[EXTERNAL_HEADER] !== undefined,
+        ...(span === undefined ? {} : { trace: span.context }),
       },
-      (outcome) => reply(res, outcome),
+      (outcome) => {
+        span?.end(ANSWERS[outcome][0], outcome === 'rejected');
+        reply(res, outcome);
+      },
     );
     // Waiting: if the caller goes away first, give its place back.
     if (ticket.waiting) res.once('close', () => ticket.cancel());

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { resolveHops } from '../../config/resolveHops.js';
 import type { NetworkSpec } from '../../config/schema.js';
 import type { SidecarConfigInput } from '../../config/sidecarSchema.js';
@@ -6,6 +7,7 @@ import { upstreamOverrides } from '../../deploy/sidecarsFromNetwork.js';
 import { type SidecarHandle, startSidecar } from '../../mesh/index.js';
 import { seededRandom } from '../../model/random.js';
 import type { XdsServer } from '../../xds/xdsServer.js';
+import { TestbedTracing } from '../trace/TestbedTracing.js';
 import { type CallProgram, callPrograms } from './callProgram.js';
 import type { Downstream } from './Downstream.js';
 import { directDownstream } from './directDownstream.js';
@@ -54,6 +56,13 @@ export interface TestbedOptions extends TestbedNetworkOptions {
    * clients call the entry services directly with {@link Testbed.externalClient}'s retries.
    */
   readonly ingress?: boolean;
+  /**
+   * Trace every request into this folder (HTTP only): each service's server spans and its calls'
+   * attempts, one tracer provider per service (its `service.name`), as OTLP/JSON lines in
+   * `services.otlp.jsonl`; the external client's attempts in `load.otlp.jsonl`, as service
+   * `load`. `difftry from-traces` reads them (docs/traces.md).
+   */
+  readonly traces?: string;
 }
 
 /** A running testbed. */
@@ -160,6 +169,14 @@ export async function startTestbed(
   const downstreams: Downstream[] = [];
   let ingress: Ingress | undefined;
   let xds: XdsServer | undefined;
+  if (options.traces !== undefined && grpc) {
+    throw new InvalidArgumentError('traces: the gRPC testbed is not traced; use the HTTP one');
+  }
+  const tracing =
+    options.traces === undefined
+      ? undefined
+      : TestbedTracing.open(join(options.traces, TESTBED_TRACE_FILES.services));
+  const tracingOf = (service: string) => tracing?.of(service);
   const close = async () => {
     await Promise.allSettled([
       ingress?.close(),
@@ -168,6 +185,7 @@ export async function startTestbed(
     ]);
     await Promise.allSettled(services.map((s) => s.close()));
     await xds?.close();
+    await tracing?.close();
   };
 
   try {
@@ -192,6 +210,7 @@ export async function startTestbed(
         childPrograms: new Map(children.map((c) => [c, programs.get(c) as CallProgram])),
         random: seededRandom(seed, 1 + i),
         header,
+        ...(tracing === undefined ? {} : { tracing: await tracing.of(spec.name) }),
       };
       if (grpcModules === undefined) {
         services.push(await startService(serviceOptions));
@@ -255,23 +274,31 @@ export async function startTestbed(
         if (children.length === 0) continue;
         const random = seededRandom(seed, 1 + count + i);
         if (useSidecars) {
+          const serviceTracing = await tracingOf(service.name);
           const sidecar = await startSidecar(
             sidecarConfig(network, service.name, children, urlOf, header),
-            { random, source: `sidecar of ${service.name}` },
+            {
+              random,
+              source: `sidecar of ${service.name}`,
+              ...(serviceTracing === undefined ? {} : { telemetry: serviceTracing.providers }),
+            },
           );
           sidecars.push(sidecar);
           const downstream = sidecarDownstream({
             outboundUrl: sidecar.outboundUrl as string,
             header,
+            ...(serviceTracing === undefined ? {} : { tracing: serviceTracing }),
           });
           downstreams.push(downstream);
           service.useDownstream(downstream);
         } else {
+          const serviceTracing = await tracingOf(service.name);
           const downstream = directDownstream({
             targets: directTargets(children),
             classes: classBackoffs,
             header,
             random,
+            ...(serviceTracing === undefined ? {} : { tracing: serviceTracing }),
           });
           downstreams.push(downstream);
           service.useDownstream(downstream);
@@ -286,6 +313,9 @@ export async function startTestbed(
       stream: 1 + 2 * count,
       ...(xds !== undefined && {
         xds: { server: `127.0.0.1:${xds.port}`, node: 'testbed-external-client' },
+      }),
+      ...(options.traces !== undefined && {
+        traces: join(options.traces, TESTBED_TRACE_FILES.load),
       }),
     };
     const ingressPlan: IngressPlan = useSidecars
@@ -326,6 +356,12 @@ export async function startTestbed(
     throw error;
   }
 }
+
+/** The files a traced testbed writes in its `traces` folder. */
+export const TESTBED_TRACE_FILES = Object.freeze({
+  services: 'services.otlp.jsonl',
+  load: 'load.otlp.jsonl',
+});
 
 /** The services a program calls, each once, in order of first appearance. */
 export function childrenOf(program: CallProgram): string[] {

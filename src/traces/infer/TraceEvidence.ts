@@ -25,6 +25,11 @@ export interface ServiceEvidence {
     readonly method: CapacityMethod;
     /** The spans it rests on (0 for `given`). */
     readonly spans: number;
+    /**
+     * About how far off the estimate may be, as a share of it (95 %): 1.96/√spans, the sampling
+     * error of a mean of that many exponential service times; Infinity with no spans.
+     */
+    readonly relativeCi95: number;
     /** U: the share of the window the service was busy. */
     readonly busyShare: number;
     /** X: requests completed per second. */
@@ -44,6 +49,11 @@ export interface HopEvidence {
   /** Calls (a first attempt and its retries) and attempts. */
   readonly calls: number;
   readonly attempts: number;
+  /**
+   * Attempts that failed (retried, or the last of a failed call). A hop with none shows nothing
+   * of its retry limit: the file gives it the class's.
+   */
+  readonly failedAttempts: number;
   /** The most retries one call made: the file's retry limit (the deployed one is at least this). */
   readonly maxRetries: number;
 }

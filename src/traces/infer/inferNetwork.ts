@@ -1,6 +1,6 @@
 import { classKey, TOKEN } from '../../config/edgeSchema.js';
 import { MAX_RETRIES, type NetworkSpecInput } from '../../config/schema.js';
-import { NONE, type SpanStore } from '../SpanStore.js';
+import { NONE, REJECTED_CODE, type SpanStore } from '../SpanStore.js';
 import { TraceFileError } from '../TraceFileError.js';
 import { acyclicEdges } from './acyclicEdges.js';
 import { BusyTime } from './BusyTime.js';
@@ -43,6 +43,16 @@ export interface InferOptions {
 export interface InferredNetwork {
   readonly network: NetworkSpecInput;
   readonly evidence: TraceEvidence;
+}
+
+/** What the attempts into one service of one class showed. */
+interface HopTally {
+  calls: number;
+  attempts: number;
+  /** The most retries of one call. */
+  most: number;
+  /** Attempts that failed (retried, or the last of a failed call). */
+  failures: number;
 }
 
 interface ServiceTally {
@@ -169,20 +179,41 @@ export function inferNetwork(store: SpanStore, options: InferOptions = {}): Infe
     }
     return tally;
   };
-  const hops = new Map<string, { calls: number; attempts: number; most: number }>();
+  const hops = new Map<string, HopTally>();
   const name = (service: number) => store.services[service] as string;
   for (const request of windowed) {
     const service = store.service[request] as number;
     const tally = tallyOf(service);
     const p = classOf(request);
     tally.requests++;
-    if (entry[request] === 1) tally.entryByClass.set(p, (tally.entryByClass.get(p) ?? 0) + 1);
-    if (store.rejected[request] === 1) {
+    if (entry[request] === 1) {
+      // An external client's retry (its attempt span says resend_count ≥ 1) is no new arrival,
+      // but it is the entry hop's retry.
+      const attempt = tree.parent[request] as number;
+      const fromClient = store.has(attempt) && store.kindOf(attempt) === 'client';
+      const resend = fromClient ? (store.resend[attempt] as number) : NONE;
+      if (resend < 1) tally.entryByClass.set(p, (tally.entryByClass.get(p) ?? 0) + 1);
+      if (fromClient) {
+        const key = `${service}|${p}`;
+        const hop = hops.get(key) ?? { calls: 0, attempts: 0, most: 0, failures: 0 };
+        if (resend < 1) hop.calls++;
+        hop.attempts++;
+        hop.most = Math.max(hop.most, resend);
+        // A retry, or an attempt the entry turned away or failed: something the limit acts on.
+        if (resend >= 1 || store.error[request] === 1) hop.failures++;
+        hops.set(key, hop);
+      }
+    }
+    const { calls, unresolved } = requestCalls(tree, request);
+    const rejectedCode = store.rejected[request] as number;
+    if (
+      rejectedCode === REJECTED_CODE.yes ||
+      (rejectedCode === REJECTED_CODE['by-status'] && calls.length === 0 && unresolved === 0)
+    ) {
       tally.rejected++;
       continue;
     }
     tally.completed++;
-    const { calls, unresolved } = requestCalls(tree, request);
     const kept = calls.filter((call) => !droppedKeys.has(`${service}>${call.callee}`));
     tally.unresolved += unresolved;
     tally.shape.add(kept, name);
@@ -196,15 +227,21 @@ export function inferNetwork(store: SpanStore, options: InferOptions = {}): Infe
       callee.calledAttempts += call.attempts;
       for (const [a, b] of call.attemptSpans) callee.calledBusy.add(a, b);
       const key = `${call.callee}|${p}`;
-      const hop = hops.get(key) ?? { calls: 0, attempts: 0, most: 0 };
+      const hop = hops.get(key) ?? { calls: 0, attempts: 0, most: 0, failures: 0 };
       hop.calls++;
       hop.attempts += call.attempts;
       hop.most = Math.max(hop.most, call.attempts - 1);
+      hop.failures += call.attempts - 1 + (call.failed ? 1 : 0);
       hops.set(key, hop);
     }
   }
 
   const seconds = window.to - window.from;
+  // External requests: entry server spans that are no client's retry.
+  let arrivalsTotal = 0;
+  for (const tally of tallies.values()) {
+    for (const count of tally.entryByClass.values()) arrivalsTotal += count;
+  }
   const order = serviceOrder(tallies, name);
   const hopEvidence: HopEvidence[] = [...hops]
     .map(([key, hop]) => {
@@ -214,12 +251,15 @@ export function inferNetwork(store: SpanStore, options: InferOptions = {}): Infe
         className: classNames[p] as string,
         calls: hop.calls,
         attempts: hop.attempts,
+        failedAttempts: hop.failures,
         maxRetries: Math.min(hop.most, MAX_RETRIES),
       };
     })
     .sort((a, b) => (a.callee < b.callee ? -1 : a.callee > b.callee ? 1 : 0));
+  // A hop none of whose attempts failed shows nothing of its limit: only the others count.
+  const shown = hopEvidence.filter((h) => h.failedAttempts > 0);
   const classRetries = classNames.map((className) =>
-    Math.max(0, ...hopEvidence.filter((h) => h.className === className).map((h) => h.maxRetries)),
+    Math.max(0, ...shown.filter((h) => h.className === className).map((h) => h.maxRetries)),
   );
   const queue = options.queue ?? DEFAULT_QUEUE;
   const services: ServiceEvidence[] = [];
@@ -228,7 +268,7 @@ export function inferNetwork(store: SpanStore, options: InferOptions = {}): Infe
     const serviceName = name(service);
     const arrivals: Record<string, number> = {};
     for (const [p, count] of [...tally.entryByClass].sort(([a], [b]) => a - b)) {
-      arrivals[classNames[p] as string] = rate(count, entries.length, seconds, window.chosen);
+      arrivals[classNames[p] as string] = rate(count, arrivalsTotal, seconds, window.chosen);
     }
     const capacity = estimateCapacity(tally, seconds, window, options.capacities?.[serviceName]);
     const shape = tally.shape.shape();
@@ -244,7 +284,7 @@ export function inferNetwork(store: SpanStore, options: InferOptions = {}): Infe
       unresolvedCalls: tally.unresolved,
     });
     const retries: Record<string, number> = {};
-    for (const hop of hopEvidence) {
+    for (const hop of shown) {
       const p = classIndex.get(classKey(hop.className)) as number;
       if (hop.callee === serviceName && hop.maxRetries !== classRetries[p]) {
         retries[hop.className] = hop.maxRetries;
@@ -266,7 +306,7 @@ export function inferNetwork(store: SpanStore, options: InferOptions = {}): Infe
       ...(shape.branches.length > 0
         ? {
             branches: shape.branches.map((branch) => ({
-              p: round(branch.p),
+              p: roundDown(branch.p),
               calls: toCalls(branch.calls),
             })),
           }
@@ -291,7 +331,7 @@ export function inferNetwork(store: SpanStore, options: InferOptions = {}): Infe
       spans: store.spanCount,
       duplicateSpans: store.duplicates,
       window: { from: window.from, to: window.to, seconds, chosen: window.chosen },
-      entryRequests: entries.length,
+      entryRequests: arrivalsTotal,
       services,
       hops: hopEvidence,
       droppedEdges: dropped.map((edge) => ({
@@ -309,6 +349,11 @@ export function inferNetwork(store: SpanStore, options: InferOptions = {}): Infe
 /** Rates, capacities and shares as the file writes them: four significant digits. */
 function round(value: number): number {
   return Number(value.toPrecision(4));
+}
+
+/** A share as the file writes it: down to 1e-6, so that a service's branches never sum past 1. */
+function roundDown(share: number): number {
+  return Math.floor(share * 1e6) / 1e6;
 }
 
 /**
@@ -337,7 +382,7 @@ function estimateCapacity(
   const busyShare = busy.within(window.from, window.to) / seconds;
   const throughput = done / seconds;
   if (given !== undefined) {
-    return { value: given, method: 'given', spans: 0, busyShare, throughput };
+    return { value: given, method: 'given', spans: 0, relativeCi95: 0, busyShare, throughput };
   }
   if (!(busyShare > 0) || done === 0) {
     // Nothing to measure (spans of no length, or none ending in the window): far above its load.
@@ -345,6 +390,7 @@ function estimateCapacity(
       value: UNMEASURED_HEADROOM * Math.max(throughput, 1 / seconds),
       method: 'guess',
       spans: done,
+      relativeCi95: Number.POSITIVE_INFINITY,
       busyShare,
       throughput,
     };
@@ -353,6 +399,7 @@ function estimateCapacity(
     value: throughput / Math.min(busyShare, 1),
     method: own ? 'utilization' : 'client-spans',
     spans: done,
+    relativeCi95: 1.96 / Math.sqrt(done),
     busyShare,
     throughput,
   };

@@ -30,11 +30,11 @@ export function inferenceHeader(evidence: TraceEvidence, command: string): strin
         ? 'given (--capacity)'
         : c.method === 'guess'
           ? `a guess: its ${things(c.spans, 'span')} took no time in the window, so ${UNMEASURED_HEADROOM} × its load; give --capacity`
-          : `X ${figure(c.throughput)}/s, U ${figure(c.busyShare)}, ${things(c.spans, 'span')}${c.method === 'client-spans' ? ', from the client spans calling it (it records none): a guess' : ''}${c.spans < ROUGH_SPANS && c.method !== 'client-spans' ? ': rough, few spans' : ''}`;
+          : `± ${Math.round(100 * c.relativeCi95)} %, X ${figure(c.throughput)}/s, U ${figure(c.busyShare)}, ${things(c.spans, 'span')}${c.method === 'client-spans' ? ', from the client spans calling it (it records none): a guess' : ''}${c.spans < ROUGH_SPANS && c.method !== 'client-spans' ? ': rough, few spans' : ''}`;
     lines.push(`  ${s.name.padEnd(width)}  μ ${figure(c.value)}  (${how})`);
   }
   lines.push(
-    'Retries: per callee and class, the most retries one call made (http.request.resend_count, or a failed attempt repeated); the deployed limit is at least this.',
+    'Retries: per callee and class, the most retries one call made (http.request.resend_count, or a failed attempt repeated); the deployed limit is at least this. A hop where no attempt failed shows nothing of its limit and keeps its class’s.',
   );
   const guesses = [
     `queue m = ${evidence.queue.value} for every service${evidence.queue.given ? ' (--queue)' : ' (the default; give --queue)'}`,

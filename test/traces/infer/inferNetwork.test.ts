@@ -49,19 +49,34 @@ describe('inferNetwork: a network file from spans', () => {
       // than half) sequential.
       calls: [{ to: 'cart' }],
       branches: [
-        { p: Number((5 / 11).toPrecision(4)), calls: [{ to: 'payment', mode: 'parallel' }] },
+        { p: Math.floor((5 / 11) * 1e6) / 1e6, calls: [{ to: 'payment', mode: 'parallel' }] },
       ],
     });
     expect(cart?.name).toBe('cart');
     expect(payment?.name).toBe('payment');
     // The cart hop: gold retried once per call, bronze never.
     expect(evidence.hops.filter((h) => h.callee === 'cart')).toEqual([
-      { callee: 'cart', className: 'gold', calls: 6, attempts: 12, maxRetries: 1 },
-      { callee: 'cart', className: 'bronze', calls: 5, attempts: 5, maxRetries: 0 },
+      {
+        callee: 'cart',
+        className: 'gold',
+        calls: 6,
+        attempts: 12,
+        failedAttempts: 6,
+        maxRetries: 1,
+      },
+      {
+        callee: 'cart',
+        className: 'bronze',
+        calls: 5,
+        attempts: 5,
+        failedAttempts: 0,
+        maxRetries: 0,
+      },
     ]);
-    // Gold's limit is 1 (cart); payment saw no gold retry, so it says 0 for gold.
+    // Gold's limit is 1 (cart); no attempt into payment failed, so it shows nothing of its limit
+    // and keeps the class's, as bronze's hops do.
     expect(cart?.retries).toBeUndefined();
-    expect(payment).toMatchObject({ retries: { gold: 0 } });
+    expect(payment?.retries).toBeUndefined();
     expect(() => parseNetwork(JSON.stringify(network), 'inferred')).not.toThrow();
   });
 
@@ -97,7 +112,14 @@ describe('inferNetwork: a network file from spans', () => {
     }
     const { network, evidence } = inferNetwork(b.store());
     expect(evidence.hops).toEqual([
-      { callee: 'db', className: 'default', calls: 8, attempts: 16, maxRetries: 2 },
+      {
+        callee: 'db',
+        className: 'default',
+        calls: 8,
+        attempts: 16,
+        failedAttempts: 8,
+        maxRetries: 2,
+      },
     ]);
     expect(network.services[0]).toMatchObject({ calls: [{ to: 'db', n: 2 }] });
     expect(network.classes).toEqual([{ name: 'default', retries: 2 }]);
@@ -119,7 +141,7 @@ describe('inferNetwork: a network file from spans', () => {
     // a's requests: 6 from outside, each calling b, and the one b made (calling nothing).
     expect(network.services[0]).toMatchObject({
       arrivals: { default: 1 },
-      branches: [{ p: Number((6 / 7).toPrecision(4)), calls: [{ to: 'b' }] }],
+      branches: [{ p: Math.floor((6 / 7) * 1e6) / 1e6, calls: [{ to: 'b' }] }],
     });
     expect(network.services[1]?.calls).toBeUndefined();
     expect(evidence.droppedEdges).toEqual([{ caller: 'b', callee: 'a', calls: 1 }]);
