@@ -78,8 +78,8 @@ for (const point of points) {
   }
   lines.push(
     '',
-    '| service | calibrated μ | inferred μ | error | spans |',
-    '| :--- | ---: | ---: | ---: | ---: |',
+    '| service | calibrated μ | inferred μ | error | spans | ± (95 %, 1.96/√spans) |',
+    '| :--- | ---: | ---: | ---: | ---: | ---: |',
   );
   for (const c of point.capacities) {
     lines.push(
@@ -88,6 +88,18 @@ for (const point of points) {
   }
   lines.push('');
 }
+const capacityMisses = points.flatMap((p) =>
+  p.capacities
+    .filter((c) => Math.abs(c.inferred / c.calibrated - 1) > 0.1)
+    .map((c) => `${c.service} at ×${p.load} (${rel(c.inferred, c.calibrated)}, ${c.spans} spans)`),
+);
+lines.push(
+  `Capacities more than 10 % from the calibrated ones: ${capacityMisses.length === 0 ? 'none' : capacityMisses.join('; ')}.`,
+);
+const worstArrival = Math.max(
+  ...points.flatMap((p) => p.arrivals.map((a) => Math.abs(a.inferred / a.sent - 1))),
+);
+lines.push(`Worst arrival-rate error: ${(100 * worstArrival).toFixed(1)} % (target ≤ 5 %).`);
 const worst = Math.max(
   ...points.flatMap((p) => p.classes.map((c) => Math.abs(c.inferred - c.measured))),
 );

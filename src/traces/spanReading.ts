@@ -41,11 +41,18 @@ function integer(value: SpanAttributeValue | undefined): number | undefined {
   return scalar !== undefined && scalar !== '' && Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 
+/** An address that can name a service (`cart`, `cart.shop.svc`), not an IP literal or localhost. */
+function hostName(address: string | undefined): string | undefined {
+  if (address === undefined) return undefined;
+  const literal = /^\d{1,3}(\.\d{1,3}){3}$/.test(address) || address.includes(':');
+  return literal || address.toLowerCase() === 'localhost' ? undefined : address;
+}
+
 /**
  * What `difftry from-traces` keeps of a span's attributes: its own class (the class attribute,
  * else the header attribute; a span with neither inherits its parent's later), the resend count
  * (`http.request.resend_count`, OpenTelemetry's HTTP convention; `difftry.attempt` − 1 where a
- * difftry span says it), the callee a client span names (`peer.service`, else `server.address`)
+ * difftry span says it), the callee a client span names (`peer.service`, else a `server.address` that is a host name, not an IP literal or `localhost`)
  * and whether a server span records a rejection: `yes` where `difftry.outcome` says `rejected`
  * (difftry's sidecars and testbed say it of admission rejections only), `by-status` where no
  * outcome is recorded but the status is one a rejection answers with (HTTP 503 or 429, gRPC
@@ -62,7 +69,7 @@ export function spanReading(span: TraceSpan, source: ClassSource): SpanReading {
     (attempt !== undefined && attempt >= 1 ? attempt - 1 : undefined);
   const peer =
     span.kind === 'client' || span.kind === 'producer'
-      ? (text(a['peer.service']) ?? text(a['server.address']))
+      ? (text(a['peer.service']) ?? hostName(text(a['server.address'])))
       : undefined;
   let rejected: SpanReading['rejected'] = 'no';
   if (span.kind === 'server' || span.kind === 'consumer') {

@@ -147,6 +147,22 @@ describe('inferNetwork: a network file from spans', () => {
     expect(evidence.droppedEdges).toEqual([{ caller: 'b', callee: 'a', calls: 1 }]);
   });
 
+  it('takes a callee no span records from peer.service or a host name, never an IP address', () => {
+    const b = new TraceBuilder();
+    for (let t = 0; t < 3; t++) {
+      const root = b.span(`t${t}`, undefined, 'web', 'server', t, t + 1);
+      b.span(`t${t}`, root, 'web', 'client', t + 0.1, t + 0.2, { 'server.address': 'redis' });
+      b.span(`t${t}`, root, 'web', 'client', t + 0.3, t + 0.4, { 'server.address': '10.0.0.7' });
+      b.span(`t${t}`, root, 'web', 'client', t + 0.5, t + 0.6, { 'peer.service': 'billing' });
+    }
+    const { network, evidence } = inferNetwork(b.store());
+    expect(network.services.map((s) => s.name)).toEqual(['web', 'billing', 'redis']);
+    expect(network.services[0]?.calls).toEqual([{ to: 'billing' }, { to: 'redis' }]);
+    expect(evidence.services[0]?.unresolvedCalls).toBe(3);
+    // Their capacities come from the client spans calling them.
+    expect(evidence.services[1]?.capacity.method).toBe('client-spans');
+  });
+
   it('recovers an M/M/1 queue’s λ and μ from its spans (seeded, 20,000 requests)', () => {
     // λ = 50/s into a FIFO single server of μ = 80/s; each request's server span is its sojourn.
     const random = seededRandom(20261205);
