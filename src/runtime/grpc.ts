@@ -449,7 +449,12 @@ class RetryingCall implements InterceptingCallInterface {
     }
     const outcome = this.outcomeOf(status);
     const decision = this.tracker.attemptEnded(outcome);
-    this.telemetry?.endAttempt(outcome, decision, undefined, undefined);
+    const telemetry = this.telemetry;
+    if (telemetry !== undefined) {
+      const peer = peerAddress(attempt.call.getPeer());
+      if (peer !== undefined) telemetry.annotate(peer);
+      telemetry.endAttempt(outcome, decision, undefined, undefined);
+    }
     if (!decision.retry) {
       this.finish(status, attempt);
       return;
@@ -486,4 +491,16 @@ class RetryingCall implements InterceptingCallInterface {
     if (answer?.message) this.listener.onReceiveMessage?.(answer.message.value);
     this.listener.onReceiveStatus?.(status);
   }
+}
+
+/**
+ * `server.address` and `server.port` of the peer grpc-js names (`127.0.0.1:50051`,
+ * `ipv4:10.0.0.7:443`, `[::1]:50051`), or undefined for one it cannot name (`unknown`).
+ */
+function peerAddress(
+  peer: string,
+): { 'server.address': string; 'server.port': number } | undefined {
+  const match = /^(?:ipv[46]:)?\[?([^\]]*?)\]?:(\d+)$/.exec(peer);
+  if (match === null || match[1] === '') return undefined;
+  return { 'server.address': match[1] as string, 'server.port': Number(match[2]) };
 }

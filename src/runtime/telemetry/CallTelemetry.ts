@@ -113,6 +113,11 @@ export class CallTelemetry<T> {
     return this.#otel.api.context.with(this.context, fn);
   }
 
+  /** Adds attributes to the current attempt's span (what the host learns during the attempt). */
+  annotate(attributes: TelemetryAttributes): void {
+    this.#span?.setAttributes(attributes);
+  }
+
   /**
    * The current attempt ended with `outcome` (and returned `value`, or threw): its span gets the
    * outcome and the decision, and ends; the counters count it.

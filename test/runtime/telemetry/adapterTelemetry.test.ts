@@ -146,6 +146,8 @@ describe('the adapters with an OpenTelemetry SDK registered', () => {
         'rpc.service': 'difftry.test.Echo',
         'rpc.method': 'Call',
         'difftry.class': 'gold',
+        'server.address': '127.0.0.1',
+        'server.port': port,
       });
     }
     expect(attempts.map((s) => s.attributes['rpc.grpc.status_code'])).toEqual([14, undefined]);
