@@ -6,6 +6,7 @@ import {
   integerDigits,
   isHttpServerError,
   isRecord,
+  spanAttributes,
   spanProblem,
   UNKNOWN_SERVICE,
 } from './spanValues.js';
@@ -85,13 +86,7 @@ function jaegerSpan(
   if (startMicros === undefined) throw fail('no startTime (an integer, microseconds)');
   const durationMicros = integerDigits(span.duration);
   if (durationMicros === undefined) throw fail('no duration (an integer, microseconds)');
-  let attributes: Record<string, SpanAttributeValue>;
-  try {
-    attributes = tagsOf(span.tags);
-  } catch (error) {
-    if (error instanceof TraceFileError) throw fail(error.message);
-    throw error;
-  }
+  const attributes = spanAttributes(() => tagsOf(span.tags), fail);
   const kindTag = attributes['span.kind'];
   const kind: SpanKind =
     typeof kindTag === 'string' && KINDS.has(kindTag) ? (kindTag as SpanKind) : 'internal';

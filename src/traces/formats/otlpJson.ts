@@ -6,6 +6,7 @@ import {
   integerDigits,
   isHttpServerError,
   isRecord,
+  spanAttributes,
   spanProblem,
   UNKNOWN_SERVICE,
 } from './spanValues.js';
@@ -114,13 +115,7 @@ function otlpSpan(span: unknown, position: number, service: string): TraceSpan {
   if (startNanos === undefined) throw fail('no startTimeUnixNano (an integer)');
   const endNanos = integerDigits(span.endTimeUnixNano);
   if (endNanos === undefined) throw fail('no endTimeUnixNano (an integer)');
-  let attributes: Record<string, SpanAttributeValue>;
-  try {
-    attributes = attributesOf(span.attributes);
-  } catch (error) {
-    if (error instanceof TraceFileError) throw fail(error.message);
-    throw error;
-  }
+  const attributes = spanAttributes(() => attributesOf(span.attributes), fail);
   const status = span.status;
   const statusError = isRecord(status) && STATUS_ERROR.has(status.code);
   return {

@@ -23,6 +23,19 @@ export function spanProblem(position: number, traceId: string | undefined, reaso
 }
 
 /**
+ * A span's attributes as `read` gives them, a refusal of theirs restated as the span's own
+ * (`fail`, which names the span).
+ */
+export function spanAttributes<T>(read: () => T, fail: (reason: string) => TraceFileError): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof TraceFileError) throw fail(error.message);
+    throw error;
+  }
+}
+
+/**
  * A non-empty id string, lower-cased (hex ids are compared as text), or undefined when `value` is
  * missing, empty or not a string.
  */
