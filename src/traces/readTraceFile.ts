@@ -19,8 +19,10 @@ export interface ReadTraceSpansOptions {
 /**
  * About how many spans a yielded batch holds (one line's or one element's spans are not split).
  * Small, so a batch's span objects die young: a batch of 4096 outlived enough of the parser's
- * garbage to be promoted to the old generation, where it piled up between full collections (on
- * 1 GiB of OTLP/JSON lines, 2 M spans: peak RSS 1,345 MiB against 950 MiB with 256).
+ * garbage to be promoted to the old generation, where it piled up between full collections. On
+ * 1 GiB of OTLP/JSON lines (2 M spans, scripts/traces-memory.ts), reading alone peaked at
+ * 804 MiB RSS with 4096 and 433–444 MiB with 256; the whole command at 1,345–1,363 MiB in 5 runs
+ * with 4096, and with 256 at 947–967 MiB in 5 runs of 7 (1,327–1,358 MiB in 2, on a busy machine).
  */
 const BATCH_SPANS = 256;
 

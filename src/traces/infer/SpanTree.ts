@@ -57,16 +57,15 @@ export class SpanTree {
 function effectiveParents(store: SpanStore): Int32Array {
   const n = store.length;
   const parent = Int32Array.from(store.parent.subarray(0, n));
-  // The server spans below each client span, by the client span (most clients have one).
-  const servers = new Map<number, number[]>();
+  // The first server span below each client span (most clients have one; a message fanned out
+  // to several receivers has them all in one service). Typed, not a map: millions of spans.
+  const server = new Int32Array(n).fill(NONE);
   for (let i = 0; i < n; i++) {
     const p = parent[i] as number;
     if (store.present[i] !== 1 || p === NONE || store.present[p] !== 1) continue;
     const kind = store.kindOf(i);
     if ((kind === 'server' || kind === 'consumer') && store.kindOf(p) === 'client') {
-      const list = servers.get(p) ?? [];
-      list.push(i);
-      servers.set(p, list);
+      if (server[p] === NONE) server[p] = i;
     }
   }
   for (let i = 0; i < n; i++) {
@@ -74,8 +73,8 @@ function effectiveParents(store: SpanStore): Int32Array {
     if (store.present[i] !== 1 || p === NONE || store.present[p] !== 1) continue;
     const kind = store.kindOf(i);
     if (kind === 'server' || kind === 'consumer' || store.service[i] === store.service[p]) continue;
-    const server = servers.get(p)?.find((s) => store.service[s] === store.service[i]);
-    if (server !== undefined) parent[i] = server;
+    const below = server[p] as number;
+    if (below !== NONE && store.service[below] === store.service[i]) parent[i] = below;
   }
   return parent;
 }

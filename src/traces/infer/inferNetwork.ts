@@ -217,10 +217,12 @@ export function inferNetwork(store: SpanStore, options: InferOptions = {}): Infe
     const kept = calls.filter((call) => !droppedKeys.has(`${service}>${call.callee}`));
     tally.unresolved += unresolved;
     tally.shape.add(kept, name);
+    // Outside its calls: from a call's first attempt to its last, the waits between them
+    // included (a request waiting to retry holds no server), and calls left out too.
     tally.busy.addExcluding(
       store.start[request] as number,
       store.end[request] as number,
-      kept.flatMap((call) => call.attemptSpans),
+      calls.map((call) => [call.start, call.end] as const),
     );
     for (const call of kept) {
       const callee = tallyOf(call.callee);

@@ -100,6 +100,21 @@ describe('inferNetwork: a network file from spans', () => {
     expect(of('frontend')?.method).toBe('utilization');
   });
 
+  it('counts no busy time while a request waits to retry a call', () => {
+    // Each request: [t, t + 1]; its call's first attempt [t + 0.1, t + 0.2] is refused, the
+    // retry [t + 0.5, t + 0.6] answered: it is in its own part only for 0.1 + 0.4 s.
+    const b = new TraceBuilder();
+    for (let t = 0; t < 5; t++) {
+      const root = b.span(`t${t}`, undefined, 'web', 'server', t, t + 1);
+      b.call(`t${t}`, root, 'web', 'db', t + 0.1, t + 0.2, {}, true);
+      b.call(`t${t}`, root, 'web', 'db', t + 0.5, t + 0.6, { 'http.request.resend_count': 1 });
+    }
+    const { evidence } = inferNetwork(b.store());
+    const web = evidence.services.find((s) => s.name === 'web')?.capacity;
+    // The window is [0, 4]: requests t = 0 … 4 start in it; t = 4's own time lies past its end.
+    expect(web?.busyShare).toBeCloseTo((4 * 0.5) / 4, 12);
+  });
+
   it('groups repeated failed client spans into one call where no resend count is recorded', () => {
     const b = new TraceBuilder();
     for (let t = 0; t < 4; t++) {
