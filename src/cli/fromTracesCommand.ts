@@ -57,9 +57,9 @@ export async function fromTracesCommand(
     name: options.name ?? `from-traces ${files.map((f) => basename(f)).join(', ')}`,
   };
   if (options.out !== undefined) await checkOutputPath(options.out, '--out');
-  const progress = progressOnStderr('reading spans', {
+  const progress = progressOnStderr('from-traces', {
     delayMs: 2000,
-    format: 'difftry: reading {file}: {spans} spans',
+    format: '{file}: {spans} spans read',
   });
   let store: Awaited<ReturnType<typeof storeTraceFiles>>;
   try {
@@ -69,7 +69,8 @@ export async function fromTracesCommand(
         attribute: options.classAttribute ?? DEFAULT_CLASS_SOURCE.attribute,
         header: options.classHeader ?? DEFAULT_CLASS_SOURCE.header,
       },
-      onProgress: (file, spans) => progress.update(0, { file: basename(file), spans }),
+      onProgress: (file, spans) =>
+        progress.update(0, { file: basename(file), spans: spans.toLocaleString('en-US') }),
     });
   } finally {
     progress.stop();
