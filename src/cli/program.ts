@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { isSpecError } from '../config/SpecError.js';
 import { oneLine } from '../core/printable.js';
@@ -9,7 +8,9 @@ import { registerDemoCommand } from './demoCommand.js';
 import { EXIT_BAD_INPUT, EXIT_INTERNAL } from './exitCodes.js';
 import { registerFromTracesCommand } from './fromTracesCommand.js';
 import { registerGenerateCommand } from './generateCommand.js';
+import { registerMergeCommand } from './mergeCommand.js';
 import { registerMeshCommand } from './meshCommand.js';
+import { packageVersion } from './packageVersion.js';
 import { registerProxyCommand } from './proxyCommand.js';
 import { registerSimulateCommand } from './simulateCommand.js';
 import { registerTestbedCommands } from './testbedCommand.js';
@@ -24,10 +25,6 @@ import { registerXdsCommand } from './xdsCommand.js';
 export { EXIT_BAD_INPUT } from './exitCodes.js';
 
 /** The package's version, from the package.json beside `src/` and `dist/`. */
-function packageVersion(): string {
-  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
-  return (JSON.parse(text) as { version: string }).version;
-}
 
 /**
  * Every command, in the order `difftry --help` lists them. Each file registers its own command
@@ -42,6 +39,7 @@ const COMMANDS: readonly ((program: Command, emit: Emit) => void)[] = [
   registerFromTracesCommand,
   registerTuneCommand,
   registerVerifyUniquenessCommand,
+  registerMergeCommand,
   registerTimeoutsCommands,
   registerProxyCommand,
   registerMeshCommand,

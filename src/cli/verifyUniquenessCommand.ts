@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
+import { parseShard, shardRange, shardTag } from '../experiments/shard/shard.js';
 import {
   runUniquenessCheck,
   type UniquenessRun,
@@ -16,9 +17,11 @@ import { writeCounterexamples } from './counterexampleFiles.js';
 import { EXIT_NEGATIVE } from './exitCodes.js';
 import { formatUniquenessRun } from './formatUniquenessRun.js';
 import { integerIn } from './input.js';
-import { checkOutputDirectory } from './outputPath.js';
+import { checkOutputDirectory, writeOutputFiles } from './outputPath.js';
+import { packageVersion } from './packageVersion.js';
 import { progressOnStderr } from './progress.js';
 import { UsageError } from './UsageError.js';
+import type { UniquenessDocument } from './uniquenessDocument.js';
 
 /** Options of `difftry verify-uniqueness`. */
 export interface VerifyUniquenessOptions {
@@ -44,6 +47,11 @@ export interface VerifyUniquenessOptions {
   readonly form?: UniquenessForm;
   /** Directory for counterexamples (default: the current directory, only if there are any). */
   readonly out?: string;
+  /**
+   * Run only this part of the jobs (`--shard I/N`, `I` from 0); the JSON document is then also
+   * written to `out` as `verify-uniqueness.shard-I-of-N.json`, for `difftry merge`.
+   */
+  readonly shard?: string;
   readonly json?: boolean;
 }
 
@@ -104,6 +112,7 @@ export async function verifyUniquenessCommand(
     );
   }
 
+  const shard = options.shard === undefined ? undefined : shardOption(options.shard);
   // Counterexamples are written after the run: a directory that cannot take them is refused now.
   await checkOutputDirectory(options.out ?? '.', '--out');
   const progress = progressOnStderr('verify-uniqueness');
@@ -125,6 +134,7 @@ export async function verifyUniquenessCommand(
       graphs: options.graphs,
       configs: options.configs,
       threads,
+      ...(shard === undefined ? {} : { jobs: shardRange(options.graphs * options.configs, shard) }),
       onProgress,
     });
   } finally {
@@ -160,7 +170,9 @@ export async function verifyUniquenessCommand(
     network: written[i]?.network,
     fixedPoints: written[i]?.fixedPoints,
   }));
-  const document = {
+  const document: UniquenessDocument = {
+    version: packageVersion(),
+    ...(shard === undefined ? {} : { shard }),
     seed: options.seed,
     form,
     graphs: options.graphs,
@@ -181,9 +193,32 @@ export async function verifyUniquenessCommand(
     casesPerCpuSecond: tally.cases / Math.max(cpuSeconds, 1e-9),
     counterexamples,
   };
-  const stdout = options.json ? JSON.stringify(document, null, 2) : formatUniquenessRun(document);
+  if (shard !== undefined) {
+    await writeOutputFiles(
+      [
+        {
+          path: join(options.out ?? '.', `verify-uniqueness.${shardTag(shard)}.json`),
+          text: `${JSON.stringify(document, null, 2)}\n`,
+        },
+      ],
+      '--out',
+    );
+  }
+  return uniquenessOutput(document, options.json === true, resolve(options.out ?? '.'));
+}
+
+/**
+ * What `verify-uniqueness` (or `merge` of its shards) prints for a run's document: the table or
+ * the JSON, and where a counterexample was found, the line saying so and exit code 1.
+ */
+export function uniquenessOutput(
+  document: UniquenessDocument,
+  json: boolean,
+  where: string,
+): CommandOutput {
+  const { counterexamples, form } = document;
+  const stdout = json ? JSON.stringify(document, null, 2) : formatUniquenessRun(document);
   if (counterexamples.length === 0) return { stdout };
-  const where = resolve(options.out ?? '.');
   const found = `${counterexamples.length} configuration(s) converged to two distinct fixed points`;
   return {
     stdout,
@@ -201,6 +236,14 @@ function pairOf(c: UniquenessJobResult): [{ init: number }?, { init: number }?] 
   if (c.form === 'routes') return [c.distinct.first, c.distinct.second];
   const { healthy, storm } = c.distinct;
   return healthy.init <= storm.init ? [healthy, storm] : [storm, healthy];
+}
+
+function shardOption(text: string) {
+  try {
+    return parseShard(text);
+  } catch (error) {
+    throw new UsageError(`--shard: ${(error as Error).message}`);
+  }
 }
 
 function checkOption(name: string, value: number, [least, most]: readonly [number, number]): void {
@@ -252,6 +295,10 @@ export function registerVerifyUniquenessCommand(program: Command, emit: Emit): v
       VERIFY_UNIQUENESS_DEFAULTS.form,
     )
     .option('--out <dir>', 'where to write counterexamples (default: the current directory)')
+    .option(
+      '--shard <i/n>',
+      'run part I of N (I from 0, as JOB_COMPLETION_INDEX) and write its result to --out for difftry merge',
+    )
     .option('--json', 'print one JSON document on stdout')
     .action(async (opts) => {
       emit(await verifyUniquenessCommand(opts));

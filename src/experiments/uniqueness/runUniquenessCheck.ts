@@ -31,6 +31,11 @@ export interface UniquenessRunOptions extends UniquenessSettings {
   readonly configs: number;
   /** Threads doing the work, this one included: `threads − 1` workers are started. */
   readonly threads: number;
+  /**
+   * Only these jobs (numbered graph by graph; `--shard`), default all: every job is seeded by
+   * its number, so the runs of disjoint ranges add up to the whole run.
+   */
+  readonly jobs?: JobRange;
   /** Called after each share of the work with the cases done and the cases in all. */
   readonly onProgress?: (casesDone: number, casesTotal: number) => void;
 }
@@ -64,7 +69,10 @@ export async function runUniquenessCheck(options: UniquenessRunOptions): Promise
     ...(options.exact === undefined ? {} : { exact: options.exact }),
   };
   const { configs } = options;
-  const jobCount = options.graphs * configs;
+  const allJobs = options.graphs * configs;
+  const first = Math.max(0, options.jobs?.first ?? 0);
+  const last = Math.min(allJobs, options.jobs?.end ?? allJobs);
+  const jobCount = Math.max(0, last - first);
   const casesTotal = jobCount * options.inits;
   const threads = Math.max(1, Math.min(options.threads, jobCount));
   let tally = EMPTY_TALLY;
@@ -76,10 +84,10 @@ export async function runUniquenessCheck(options: UniquenessRunOptions): Promise
     counterexamples.push(...result.counterexamples);
     options.onProgress?.(tally.cases, casesTotal);
   };
-  let nextJob = 0;
+  let nextJob = first;
   const mostJobs = Math.max(1, Math.floor(MOST_CASES_PER_RANGE / options.inits));
   const nextRange = (): JobRange | undefined => {
-    const remaining = jobCount - nextJob;
+    const remaining = last - nextJob;
     if (remaining <= 0) return undefined;
     const size = Math.min(mostJobs, Math.max(1, Math.ceil(remaining / (4 * threads))));
     const range = { first: nextJob, end: nextJob + size };

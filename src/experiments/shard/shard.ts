@@ -1,0 +1,60 @@
+import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
+
+/**
+ * One of `count` disjoint parts of a run's work, `index` from 0 (as a Kubernetes Indexed Job's
+ * `JOB_COMPLETION_INDEX`): `--shard I/N`. Every item of the work is seeded by its own number,
+ * never by the shard's, so the shards' results merged are one whole run's.
+ */
+export interface Shard {
+  readonly index: number;
+  readonly count: number;
+}
+
+/** Most shards a run may be cut into. */
+export const MOST_SHARDS = 100_000;
+
+/**
+ * `I/N` as a {@link Shard}: integers with 0 ≤ I < N ≤ 100,000.
+ * @throws {InvalidArgumentError} naming what is wrong.
+ */
+export function parseShard(text: string): Shard {
+  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  const index = match ? Number(match[1]) : Number.NaN;
+  const count = match ? Number(match[2]) : Number.NaN;
+  if (!(count >= 1 && count <= MOST_SHARDS) || !(index >= 0 && index < count)) {
+    throw new InvalidArgumentError(
+      `expected I/N with 0 ≤ I < N ≤ ${MOST_SHARDS.toLocaleString('en-US')} (as JOB_COMPLETION_INDEX counts), got "${text}"`,
+    );
+  }
+  return { index, count };
+}
+
+/**
+ * The items [first, end) of `items` (numbered 0 …) that `shard` runs: contiguous blocks whose
+ * sizes differ by at most one, in order, covering every item once over the shards. Without a
+ * shard, all of them.
+ * @example
+ * ```ts
+ * shardRange(10, { index: 1, count: 3 }); // { first: 3, end: 6 }
+ * ```
+ */
+export function shardRange(items: number, shard?: Shard): { first: number; end: number } {
+  if (shard === undefined) return { first: 0, end: items };
+  return {
+    first: Math.floor((items * shard.index) / shard.count),
+    end: Math.floor((items * (shard.index + 1)) / shard.count),
+  };
+}
+
+/** The file name part that says which shard wrote a file: `shard-2-of-8`. */
+export function shardTag(shard: Shard): string {
+  return `shard-${shard.index}-of-${shard.count}`;
+}
+
+/** Reads a {@link shardTag} back from a file name, or undefined. */
+export function shardOfTag(name: string): Shard | undefined {
+  const match = /shard-(\d+)-of-(\d+)/.exec(name);
+  if (match === null) return undefined;
+  const shard = { index: Number(match[1]), count: Number(match[2]) };
+  return shard.index < shard.count ? shard : undefined;
+}
