@@ -9,6 +9,7 @@ import { fileStem, meshYaml } from './meshFiles.js';
 import { registerMeshGatewayApiCommand } from './meshGatewayApiCommand.js';
 import { registerMeshGrafanaCommand } from './meshGrafanaCommand.js';
 import { registerMeshIstioCommand } from './meshIstioCommand.js';
+import { registerMeshJobCommand } from './meshJobCommand.js';
 import { registerMeshK8sCommand } from './meshK8sCommand.js';
 import { registerMeshLinkerdCommand } from './meshLinkerdCommand.js';
 import { checkOutputDirectory, makeOutputDirectory, writeOutputFiles } from './outputPath.js';
@@ -148,6 +149,7 @@ export function registerMeshCommand(program: Command): Command {
   registerMeshLinkerdCommand(mesh);
   registerMeshGatewayApiCommand(mesh);
   registerMeshK8sCommand(mesh);
+  registerMeshJobCommand(mesh);
   registerMeshGrafanaCommand(mesh);
   return mesh;
 }
