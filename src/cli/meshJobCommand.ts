@@ -4,8 +4,8 @@ import { isDnsLabel, isDnsSubdomain } from '../deploy/kubernetesNames.js';
 import { MOST_SHARDS } from '../experiments/shard/shard.js';
 import { integerIn } from './input.js';
 import { checkNamespace, meshYaml } from './meshFiles.js';
+import { defaultProxyImage } from './meshK8sCommand.js';
 import { checkOutputPath, writeOutputFiles } from './outputPath.js';
-import { packageVersion } from './packageVersion.js';
 import { UsageError } from './UsageError.js';
 
 /** The commands that take `--shard I/N` (and write their result to `--out` for `difftry merge`). */
@@ -70,7 +70,7 @@ export async function meshJobCommand(
   const job = indexedJob({
     name: jobName,
     namespace,
-    image: options.image ?? `difftry/proxy:${packageVersion()}`,
+    image: options.image ?? defaultProxyImage(),
     shards: options.shards,
     command: [name, ...args],
     ...(options.parallelism !== undefined && { parallelism: options.parallelism }),

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { type KubernetesOptions, kubernetesManifest } from '../deploy/kubernetes.js';
 import { isDnsSubdomain, kubernetesNames } from '../deploy/kubernetesNames.js';
 import { meshPlan } from '../deploy/meshPlan.js';
 import { integerIn, loadNetwork, type NetworkSource } from './input.js';
 import { checkNamespace, fileStem, generatedBy, manifestOutput } from './meshFiles.js';
+import { packageVersion } from './packageVersion.js';
 import { UsageError } from './UsageError.js';
 
 /** Options of `difftry mesh k8s`. */
@@ -29,8 +29,7 @@ export interface MeshK8sOptions extends NetworkSource {
 
 /** The image `--proxy-image` defaults to: the Dockerfile's, tagged with this package's version. */
 export function defaultProxyImage(): string {
-  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
-  return `difftry/proxy:${(JSON.parse(text) as { version: string }).version}`;
+  return `difftry/proxy:${packageVersion()}`;
 }
 
 const APP_IMAGE_EXAMPLE = '--app-image registry.example/hotel/{service}:1.0';
