@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { difftryFetch } from '../../../src/runtime/fetch.js';
 import { difftryGrpcInterceptor, retryPolicy } from '../../../src/runtime/grpc.js';
 import { difftryInterceptor } from '../../../src/runtime/undici.js';
+import { jsonMethod } from '../grpcJsonMethod.js';
 import { type LoopbackServer, reply, startServer } from '../loopback.js';
 import { type RegisteredOtel, registerOtel } from './otelHarness.js';
 
@@ -95,20 +96,8 @@ describe('the adapters with an OpenTelemetry SDK registered', () => {
     const seen: string[] = [];
     let calls = 0;
     const grpcServer = new grpc.Server();
-    const json = {
-      serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
-      deserialize: (bytes: Buffer) => JSON.parse(bytes.toString()),
-    };
     const definition = {
-      call: {
-        path: '/difftry.test.Echo/Call',
-        requestStream: false,
-        responseStream: false,
-        requestSerialize: json.serialize,
-        requestDeserialize: json.deserialize,
-        responseSerialize: json.serialize,
-        responseDeserialize: json.deserialize,
-      },
+      call: jsonMethod('/difftry.test.Echo/Call'),
     } satisfies grpc.ServiceDefinition;
     grpcServer.addService(definition, {
       call(call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) {

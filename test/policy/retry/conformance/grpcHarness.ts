@@ -2,6 +2,7 @@
 import type { Http2Session } from 'node:http2';
 import * as grpc from '@grpc/grpc-js';
 import { difftryGrpcInterceptor } from '../../../../src/runtime/grpc.js';
+import { jsonMethod } from '../../../runtime/grpcJsonMethod.js';
 import {
   aborter,
   budgetOf,
@@ -13,20 +14,8 @@ import {
 } from './harness.js';
 import { type NormalizedEvent, type Scenario, type Step, stepOf } from './scripts.js';
 
-const json = {
-  serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
-  deserialize: (bytes: Buffer) => JSON.parse(bytes.toString()),
-};
 const definition = {
-  call: {
-    path: '/difftry.conformance.Scripted/Call',
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: json.serialize,
-    requestDeserialize: json.deserialize,
-    responseSerialize: json.serialize,
-    responseDeserialize: json.deserialize,
-  },
+  call: jsonMethod('/difftry.conformance.Scripted/Call'),
 } satisfies grpc.ServiceDefinition;
 const ScriptedClient = grpc.makeGenericClientConstructor(definition, 'Scripted');
 
