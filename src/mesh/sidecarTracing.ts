@@ -76,11 +76,11 @@ function requireApi(): typeof Api {
 
 async function registerContextAndPropagation(api: typeof Api): Promise<void> {
   const registered = registeredOtel();
-  if (!registered.context) {
+  if (registered?.context === undefined) {
     const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
     api.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   }
-  if (!registered.propagation) {
+  if (registered?.propagation === undefined) {
     const { W3CTraceContextPropagator } = await import('@opentelemetry/core');
     api.propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   }

@@ -3,10 +3,8 @@ import { parseNetwork } from '../../config/parseNetwork.js';
 import type { NetworkSpec } from '../../config/schema.js';
 import { toNetworkModel } from '../../config/toNetworkModel.js';
 import { analyzeNetwork } from '../../model/network/analyzeNetwork.js';
-import {
-  measureTestbed,
-  type TestbedMeasurement,
-} from '../../testbed/experiment/measureTestbed.js';
+import { measureTestbed } from '../../testbed/experiment/measureTestbed.js';
+import { predictTestbed } from '../../testbed/experiment/predictTestbed.js';
 import { TESTBED_BACKOFF, TESTBED_RUN_SETTINGS } from '../../testbed/experiment/runValidity.js';
 import { TESTBED_TRACE_FILES } from '../../testbed/network/startTestbed.js';
 import { type InferredNetwork, inferNetwork } from '../../traces/infer/inferNetwork.js';
@@ -104,7 +102,8 @@ export async function closedLoopPoint(
   const analysis = analyzeNetwork(
     toNetworkModel(parseNetwork(JSON.stringify(inferred.network), 'the inferred network')),
   );
-  const predicted = predictedEndToEnd(measurement);
+  // The testbed's own prediction: the file that ran, its calibrated capacities and sent rates.
+  const predicted = predictTestbed(measurement).calls.endToEnd;
   return {
     load,
     classes: measurement.classes.map((c) => ({
@@ -112,7 +111,7 @@ export async function closedLoopPoint(
       measured: c.rejection,
       measuredCi95: c.rejectionCi95,
       inferred: analysis.endToEnd[c.name]?.rejection ?? Number.NaN,
-      predicted: predicted[c.name] ?? Number.NaN,
+      predicted: predicted[c.name]?.rejection ?? Number.NaN,
     })),
     arrivals: measurement.streams.map((stream) => ({
       entry: stream.entry,
@@ -136,26 +135,6 @@ export async function closedLoopPoint(
     spans: inferred.evidence.spans,
     inferredNetwork: inferred,
   };
-}
-
-/** The testbed's own prediction (the file that ran, calibrated capacities, sent rates). */
-function predictedEndToEnd(measurement: TestbedMeasurement): Record<string, number> {
-  const capacities = new Map(measurement.services.map((s) => [s.name, s.calibratedCapacity]));
-  const sent = new Map(measurement.streams.map((s) => [`${s.entry}|${s.className}`, s.windowRate]));
-  const calibrated: NetworkSpec = {
-    ...measurement.network,
-    services: measurement.network.services.map((s) => ({
-      ...s,
-      capacity: capacities.get(s.name) ?? s.capacity,
-      arrivals: Object.fromEntries(
-        Object.keys(s.arrivals).map((c) => [c, sent.get(`${s.name}|${c}`) ?? 0]),
-      ),
-    })),
-  };
-  const report = analyzeNetwork(toNetworkModel(calibrated));
-  return Object.fromEntries(
-    Object.entries(report.endToEnd).map(([name, e]) => [name, e.rejection]),
-  );
 }
 
 type CallSets = Map<string, Map<string, number>>;

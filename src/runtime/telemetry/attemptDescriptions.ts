@@ -80,7 +80,7 @@ export function grpcAttempt(
  * an attempt's context, it makes the attempt's span its callee's parent.
  */
 export function traceHeaders(): Record<string, string> | undefined {
-  if (!registeredOtel().propagation) return undefined;
+  if (registeredOtel()?.propagation === undefined) return undefined;
   const api = loadApi();
   if (api === null) return undefined;
   const carrier: Record<string, string> = {};

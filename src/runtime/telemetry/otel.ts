@@ -8,7 +8,7 @@ import type * as Api from '@opentelemetry/api';
  */
 const OTEL_GLOBAL = Symbol.for('opentelemetry.js.api.1');
 
-type OtelGlobal =
+export type OtelGlobal =
   | {
       readonly trace?: unknown;
       readonly metrics?: unknown;
@@ -17,20 +17,12 @@ type OtelGlobal =
     }
   | undefined;
 
-/** Which globals an SDK (or anything) has registered with `@opentelemetry/api`. */
-export function registeredOtel(): {
-  readonly trace: boolean;
-  readonly metrics: boolean;
-  readonly context: boolean;
-  readonly propagation: boolean;
-} {
-  const registered = (globalThis as Record<symbol, OtelGlobal>)[OTEL_GLOBAL];
-  return {
-    trace: registered?.trace !== undefined,
-    metrics: registered?.metrics !== undefined,
-    context: registered?.context !== undefined,
-    propagation: registered?.propagation !== undefined,
-  };
+/**
+ * What an SDK (or anything) has registered with `@opentelemetry/api`: its `trace`, `metrics`,
+ * `context` and `propagation` entries; undefined when nothing is. One read of a global.
+ */
+export function registeredOtel(): OtelGlobal {
+  return (globalThis as Record<symbol, OtelGlobal>)[OTEL_GLOBAL];
 }
 
 /** `@opentelemetry/api` once loaded; null where it is not installed (it is an optional peer). */
@@ -83,7 +75,7 @@ export interface ActiveOtel {
  * call that finds a provider.
  */
 export function activeOtel(providers?: TelemetryProviders): ActiveOtel | undefined {
-  const registered = (globalThis as Record<symbol, OtelGlobal>)[OTEL_GLOBAL];
+  const registered = registeredOtel();
   if (registered === undefined && providers === undefined) return undefined;
   const tracing = registered?.trace !== undefined || providers?.tracerProvider !== undefined;
   const metering = registered?.metrics !== undefined || providers?.meterProvider !== undefined;

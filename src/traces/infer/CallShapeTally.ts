@@ -64,7 +64,8 @@ export class CallShapeTally {
     const common = new Map<string, number>();
     const callees = new Set(sets.flatMap((set) => [...set.counts.keys()]));
     for (const callee of callees) {
-      const least = Math.min(...sets.map((set) => set.counts.get(callee) ?? 0));
+      let least = Number.POSITIVE_INFINITY;
+      for (const set of sets) least = Math.min(least, set.counts.get(callee) ?? 0);
       if (least >= 1) common.set(callee, least);
     }
     const rest = new Map<string, { counts: Map<string, number>; count: number }>();

@@ -4,7 +4,7 @@ import { NONE, REJECTED_CODE, type SpanStore } from '../SpanStore.js';
 import { TraceFileError } from '../TraceFileError.js';
 import { acyclicEdges } from './acyclicEdges.js';
 import { BusyTime } from './BusyTime.js';
-import { CallShapeTally, type InferredCall } from './CallShapeTally.js';
+import { CallShapeTally, type InferredCall, type InferredCallShape } from './CallShapeTally.js';
 import { requestCalls } from './requestCalls.js';
 import { SpanTree } from './SpanTree.js';
 import type { HopEvidence, ServiceEvidence, TraceEvidence } from './TraceEvidence.js';
@@ -244,7 +244,9 @@ export function inferNetwork(store: SpanStore, options: InferOptions = {}): Infe
   for (const tally of tallies.values()) {
     for (const count of tally.entryByClass.values()) arrivalsTotal += count;
   }
-  const order = serviceOrder(tallies, name);
+  // Each service's call shape, made once: the order and the file both read it.
+  const shapes = new Map([...tallies].map(([service, tally]) => [service, tally.shape.shape()]));
+  const order = serviceOrder(tallies, shapes, name);
   const hopEvidence: HopEvidence[] = [...hops]
     .map(([key, hop]) => {
       const [callee, p] = key.split('|').map(Number) as [number, number];
@@ -273,7 +275,7 @@ export function inferNetwork(store: SpanStore, options: InferOptions = {}): Infe
       arrivals[classNames[p] as string] = rate(count, arrivalsTotal, seconds, window.chosen);
     }
     const capacity = estimateCapacity(tally, seconds, window, options.capacities?.[serviceName]);
-    const shape = tally.shape.shape();
+    const shape = shapes.get(service) as InferredCallShape;
     services.push({
       name: serviceName,
       entry: tally.entryByClass.size > 0,
@@ -447,10 +449,7 @@ function resolveWindow(
   const at = (bound: WindowBound) => (bound.relative ? firstStart + bound.seconds : bound.seconds);
   if (given?.from !== undefined || given?.to !== undefined) {
     const from = given.from === undefined ? firstStart : at(given.from);
-    const to =
-      given.to === undefined
-        ? Math.max(...requests.map((i) => store.start[i] as number))
-        : at(given.to);
+    const to = given.to === undefined ? latestStart(store, requests) : at(given.to);
     if (!(to > from)) {
       throw new TraceFileError(
         `the window ${isoSeconds(from)} – ${isoSeconds(to)} is empty: expected FROM before TO`,
@@ -480,9 +479,17 @@ function resolveWindow(
   return { from, to, chosen: 'entry requests' };
 }
 
+/** The latest start of these spans (a loop: millions of them overflow a spread's arguments). */
+function latestStart(store: SpanStore, spans: readonly number[]): number {
+  let latest = Number.NEGATIVE_INFINITY;
+  for (const i of spans) latest = Math.max(latest, store.start[i] as number);
+  return latest;
+}
+
 /** Entries first (by name), then every other service in the order the calls reach them. */
 function serviceOrder(
   tallies: ReadonlyMap<number, ServiceTally>,
+  shapes: ReadonlyMap<number, InferredCallShape>,
   name: (service: number) => string,
 ): number[] {
   const byName = (a: number, b: number) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0);
@@ -490,7 +497,7 @@ function serviceOrder(
   const order = all.filter((s) => (tallies.get(s) as ServiceTally).entryByClass.size > 0);
   const seen = new Set(order);
   for (let k = 0; k < order.length; k++) {
-    const shape = (tallies.get(order[k] as number) as ServiceTally).shape.shape();
+    const shape = shapes.get(order[k] as number) as InferredCallShape;
     const callees = [...shape.calls, ...shape.branches.flatMap((b) => b.calls)].map((c) => c.to);
     for (const callee of all.filter((s) => callees.includes(name(s)))) {
       if (!seen.has(callee)) {
