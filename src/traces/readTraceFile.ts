@@ -106,7 +106,9 @@ export async function readTraceFileSpans(
   options: Readonly<ReadTraceSpansOptions> = {},
 ): Promise<TraceSpan[]> {
   const spans: TraceSpan[] = [];
-  for await (const batch of readTraceSpans(path, options)) spans.push(...batch);
+  // A loop, not push(...batch): one line's spans (never split) may be more than a call's arguments.
+  for await (const batch of readTraceSpans(path, options))
+    for (const span of batch) spans.push(span);
   return spans;
 }
 
@@ -421,7 +423,7 @@ async function* documentSpans(
     write(chunk);
     for (const value of found.splice(0)) {
       format ??= formatOf(firstValueOf(value), expected, path);
-      batch.push(...foundSpans(value, format, path));
+      for (const span of foundSpans(value, format, path)) batch.push(span);
     }
     if (batch.length >= BATCH_SPANS) {
       yield batch;
@@ -434,7 +436,7 @@ async function* documentSpans(
   }
   for (const value of found.splice(0)) {
     format ??= formatOf(firstValueOf(value), expected, path);
-    batch.push(...foundSpans(value, format, path));
+    for (const span of foundSpans(value, format, path)) batch.push(span);
   }
   if (batch.length > 0) yield batch;
 }
