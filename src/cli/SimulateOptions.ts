@@ -19,6 +19,13 @@ export interface SimulateOptions extends NetworkSource, RunLength {
   readonly timeouts?: TimeoutStrategyDescription;
   /** `--sweep SERVICE.FIELD=FROM:TO:STEP`: one simulation per point, one row per point and class. */
   readonly sweep?: string;
+  /**
+   * With `sweep`: run only part I of N of its points (`--shard I/N`, I from 0) and write the
+   * result to `out` as `simulate.shard-I-of-N.json`, for `difftry merge`.
+   */
+  readonly shard?: string;
+  /** With `shard`: the folder the shard's result goes to (default the current one). */
+  readonly out?: string;
   /** With `sweep` or `window`: also write the rows as CSV to this file. */
   readonly csv?: string;
   /** `--schedule FILE`: changes of arrival rates and capacities over virtual time. */

@@ -9,7 +9,7 @@ import { checkOutputPath, writeOutputFiles } from './outputPath.js';
 import { UsageError } from './UsageError.js';
 
 /** The commands that take `--shard I/N` (and write their result to `--out` for `difftry merge`). */
-export const SHARDED_COMMANDS = ['verify-uniqueness'] as const;
+export const SHARDED_COMMANDS = ['verify-uniqueness', 'simulate'] as const;
 
 /** Options of `difftry mesh job`. */
 export interface MeshJobOptions {
@@ -54,6 +54,18 @@ export async function meshJobCommand(
     if (args.some((arg) => arg === taken || arg.startsWith(`${taken}=`))) {
       throw new UsageError(`${taken} is the Job's to set (each pod its own); leave it out`);
     }
+  }
+  const has = (option: string) =>
+    args.some((arg) => arg === option || arg.startsWith(`${option}=`));
+  if (name === 'simulate' && !has('--sweep')) {
+    throw new UsageError(
+      'simulate: only a --sweep is cut into shards (its points); give --sweep SERVICE.FIELD=FROM:TO:STEP',
+    );
+  }
+  if (has('--csv')) {
+    throw new UsageError(
+      `--csv: each pod writes its part to ${JOB_OUTPUT_DIR}; difftry merge --csv writes the whole run's rows`,
+    );
   }
   if (options.shards === undefined) throw new UsageError('--shards: give the number of pods N');
   const jobName = options.name ?? `difftry-${name}`;

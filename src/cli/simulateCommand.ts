@@ -3,6 +3,7 @@ import { loadScheduleFile } from '../config/parseSchedule.js';
 import type { ScheduleSpec } from '../config/scheduleSchema.js';
 import type { NetworkSpec } from '../config/schema.js';
 import { toNetworkModel } from '../config/toNetworkModel.js';
+import { shardRange } from '../experiments/shard/shard.js';
 import type { NetworkModel } from '../model/network/NetworkModel.js';
 import type { TimeoutStrategyDescription } from '../policy/timeouts/createTimeoutStrategy.js';
 import type { ReplicatedNetworkResult } from '../sim/network/replicateNetwork.js';
@@ -13,7 +14,6 @@ import {
   type NetworkStrategy,
 } from '../sim/network/strategy.js';
 import { type ReplicatedSingleServiceResult, replicateSingleService } from '../sim/replicate.js';
-import { DEFAULT_WARMUP_FRACTION } from '../sim/SingleServiceConfig.js';
 import type { CommandOutput, Emit } from './CommandOutput.js';
 import {
   integerIn,
@@ -33,7 +33,10 @@ import {
 import { checkOutputPath, writeOutputFiles } from './outputPath.js';
 import { progressOnStderr } from './progress.js';
 import type { SimulateOptions } from './SimulateOptions.js';
-import { simulateSweep } from './simulateSweep.js';
+import { shardOption } from './shardOption.js';
+import { checkRunSize } from './simulateRunSize.js';
+import { runSweep, sweepOutput } from './simulateSweep.js';
+import { simulateSweepShard } from './simulateSweepShard.js';
 import { formatWindows, windowCsv } from './simulateWindows.js';
 import {
   parseTimeoutMs,
@@ -42,7 +45,7 @@ import {
   timeoutSetting,
   toSingleServiceConfig,
 } from './simulationConfig.js';
-import { parseSweep, type Sweep } from './sweep.js';
+import { parseSweep } from './sweep.js';
 import {
   type Column,
   fixed,
@@ -97,8 +100,20 @@ export async function simulateCommand(options: SimulateOptions): Promise<Command
   const network = await loadNetwork(options);
   const model = toNetworkModel(network, { retries: options.retries });
   const sweep = options.sweep === undefined ? undefined : parseSweep(options.sweep, model);
-  checkRunSize(model, options, sweep);
-  if (sweep !== undefined) return simulateSweep(network, sweep, timeouts, options);
+  const shard = options.shard === undefined ? undefined : shardOption(options.shard);
+  const range = sweep === undefined ? undefined : shardRange(sweep.values.length, shard);
+  checkRunSize(
+    model,
+    options,
+    sweep === undefined || range === undefined
+      ? undefined
+      : { ...sweep, values: sweep.values.slice(range.first, range.end) },
+  );
+  if (sweep !== undefined) {
+    return shard === undefined
+      ? sweepOutput(runSweep(network, sweep, timeouts, options), options)
+      : simulateSweepShard(network, sweep, timeouts, options, shard);
+  }
   const schedule =
     options.schedule === undefined ? undefined : await loadScheduleFile(options.schedule, model);
   // The single-service simulator knows DiffTry without timeouts, schedules or windows only;
@@ -157,6 +172,17 @@ function checkOptionPairs(options: SimulateOptions): void {
   if (options.csv !== undefined && options.sweep === undefined && options.window === undefined) {
     throw new UsageError('--csv: only with --sweep or --window');
   }
+  if (options.shard !== undefined && options.sweep === undefined) {
+    throw new UsageError('--shard: only with --sweep (the shards split its points)');
+  }
+  if (options.out !== undefined && options.shard === undefined) {
+    throw new UsageError('--out: only with --shard (where the shard writes its result)');
+  }
+  if (options.shard !== undefined && options.csv !== undefined) {
+    throw new UsageError(
+      "--csv: not with --shard (difftry merge --csv writes the whole run's rows)",
+    );
+  }
   if (options.sweep === undefined) return;
   for (const [given, name] of [
     [options.schedule, '--schedule'],
@@ -166,57 +192,6 @@ function checkOptionPairs(options: SimulateOptions): void {
       throw new UsageError(`${name}: not with --sweep (each sweep point is a steady state)`);
     }
   }
-}
-
-/**
- * Most external requests one `difftry simulate` run may simulate (every replication and sweep
- * point, warm-up included): about 10^9, an hour or more of simulation, far past where the 95 % half-widths stop
- * shrinking usefully.
- */
-export const MOST_SIMULATED_REQUESTS = 1e9;
-
-/**
- * Most windows one `--window` run may measure: (duration + warm-up) / window, at most 10^5, a
- * table of a hundred thousand rows per class, past which no one reads it and memory grows.
- */
-export const MOST_WINDOWS = 1e5;
-
-/**
- * Refuses a run too long to finish (`--duration 1e12` would run for years while its ETA said
- * 0 s): the external requests it would simulate, Σ γ × (duration + warm-up) × replications,
- * summed over a sweep's points (the swept rate at each), must stay within
- * {@link MOST_SIMULATED_REQUESTS}; a `--window` run measures at most {@link MOST_WINDOWS} windows.
- * @throws UsageError naming the figure and the options that set it.
- */
-function checkRunSize(model: NetworkModel, options: SimulateOptions, sweep?: Sweep): void {
-  let rate = 0;
-  for (const service of model.services) for (const g of service.arrivals) rate += g;
-  const warmup = options.warmup ?? DEFAULT_WARMUP_FRACTION * options.duration;
-  const span = options.duration + warmup;
-  if (options.window !== undefined && span / options.window > MOST_WINDOWS) {
-    throw new UsageError(
-      `--window ${options.window} over --duration ${options.duration} (warm-up ${fixed(warmup, 1)} s) ` +
-        `would measure ${(span / options.window).toExponential(1)} windows, over the ${MOST_WINDOWS.toExponential(0)} ` +
-        'one run may take: widen --window or shorten --duration',
-    );
-  }
-  let pointRates = [rate];
-  if (sweep !== undefined && sweep.field !== 'capacity') {
-    const swept = model.services[sweep.serviceIndex]?.arrivals[sweep.field] ?? 0;
-    pointRates = sweep.values.map((value) => rate - swept + value);
-  } else if (sweep !== undefined) {
-    pointRates = sweep.values.map(() => rate);
-  }
-  let total = 0;
-  for (const pointRate of pointRates) total += pointRate;
-  const requests = total * span * options.replications;
-  if (requests <= MOST_SIMULATED_REQUESTS) return;
-  const points = sweep === undefined ? '' : ` over ${sweep.values.length} sweep points`;
-  throw new UsageError(
-    `--duration ${options.duration} × --replications ${options.replications} at ${fixed(rate, 2)} requests/s${points} ` +
-      `would simulate ${requests.toExponential(1)} requests, over the ${MOST_SIMULATED_REQUESTS.toExponential(0)} ` +
-      `one run may take: shorten --duration or lower --replications${sweep === undefined ? '' : ' or thin the sweep'}`,
-  );
 }
 
 /** One service, no routes, no calls: the single-service simulator's case. */
@@ -567,6 +542,14 @@ export function registerSimulateCommand(program: Command, emit: Emit): void {
       'with --sweep or --window: also write the rows as CSV to this file (checked before the run)',
     )
     .option(
+      '--shard <i/n>',
+      'with --sweep: run part I of N of its points (I from 0, as JOB_COMPLETION_INDEX) and write the result to --out for difftry merge',
+    )
+    .option(
+      '--out <dir>',
+      'with --shard: where to write the result (default: the current directory)',
+    )
+    .option(
       '--compare-analysis',
       "put the analysis's predicted rejection beside the simulated one (always in a sweep)",
     )
@@ -583,6 +566,8 @@ export function registerSimulateCommand(program: Command, emit: Emit): void {
         '  difftry simulate --example hotel --timeout 250        # 250 ms: a retry storm (docs/metastability.md)\n' +
         '  difftry simulate --example two-tier --timeouts rto --compare-analysis\n' +
         "  difftry simulate --example hotel --sweep 'frontend.low=50:250:50' --csv sweep.csv\n" +
+        "  difftry simulate --example hotel --sweep 'frontend.low=50:250:50' --shard 0/2 --out s0\n" +
+        '  difftry merge s0 s1 --csv sweep.csv   # the shards added up: the run made whole\n' +
         '  difftry simulate examples/metastable.yaml --schedule examples/capacity-drop.yaml \\\n' +
         '    --timeout 100 --window 10 --duration 300 --warmup 0 --replications 1 --csv windows.csv',
     )

@@ -1,8 +1,10 @@
 import type { NetworkSpec } from '../config/schema.js';
 import { toNetworkModel } from '../config/toNetworkModel.js';
+import { fromExactJson, toExactJson } from '../experiments/shard/exactJson.js';
 import type { NetworkReport } from '../model/network/NetworkReport.js';
 import type { TimeoutStrategyDescription } from '../policy/timeouts/createTimeoutStrategy.js';
 import { replicateWithProgress } from '../sim/network/replicateWithProgress.js';
+import type { NetworkStrategy } from '../sim/network/strategy.js';
 import type { CommandOutput } from './CommandOutput.js';
 import {
   type NetworkSimulationDocument,
@@ -65,22 +67,56 @@ export const SIMULATE_SWEEP_CSV_COLUMNS = [
   'timeoutsPerSecond',
 ] as const;
 
+/** One point of a sweep: its value, the simulation's document and the analysis's report. */
+export interface SweepPoint {
+  readonly value: number;
+  readonly simulation: NetworkSimulationDocument;
+  readonly analysis: NetworkReport | null;
+}
+
+/**
+ * What a sweep (or a shard of one, or the shards merged) found: everything its table, JSON and
+ * CSV are made of. Plain data: {@link toExactJson} writes it and reads it back unchanged.
+ */
+export interface SweepRun {
+  readonly parameter: string;
+  /** The points' values, in order (a shard's own, or the whole run's). */
+  readonly values: readonly number[];
+  readonly strategy: NetworkStrategy;
+  readonly replications: number;
+  /** `--duration` and `--warmup` as given (the points' documents hold what was run). */
+  readonly duration: number;
+  readonly warmup: number | undefined;
+  readonly seed: number;
+  readonly timeouts: TimeoutSetting;
+  /** The analysis's notes at the first point. */
+  readonly notes: readonly string[];
+  readonly points: readonly SweepPoint[];
+}
+
 /**
  * `difftry simulate --sweep`: the network simulated (replicated) at every point of the sweep,
- * with the analysis's prediction beside it; one row per point and class.
+ * with the analysis's prediction beside it; one row per point and class. With `range`, only
+ * the points [first, end): a shard's part (`--shard I/N`). Every point runs on the same seed,
+ * so a point's figures do not depend on which others ran.
  */
-export async function simulateSweep(
+export function runSweep(
   network: NetworkSpec,
   sweep: Sweep,
   timeouts: TimeoutStrategyDescription | undefined,
   options: SimulateOptions,
-): Promise<CommandOutput> {
+  range: { readonly first: number; readonly end: number } = {
+    first: 0,
+    end: sweep.values.length,
+  },
+): SweepRun {
   const strategy = options.strategy ?? 'difftry';
   const setting = timeoutSetting(network, timeouts);
   const replications = options.replications;
-  const count = sweep.values.length;
+  const values = sweep.values.slice(range.first, range.end);
+  const count = values.length;
   // Analyse every point first: a network the analysis refuses fails before any simulation.
-  const prepared = sweep.values.map((value) => {
+  const prepared = values.map((value) => {
     const spec = applySweepToSpec(network, sweep, value);
     const pointModel = toNetworkModel(spec, { retries: options.retries });
     return {
@@ -91,11 +127,7 @@ export async function simulateSweep(
     };
   });
   const progress = options.progress ?? progressOnStderr('simulate');
-  const points: {
-    value: number;
-    simulation: NetworkSimulationDocument;
-    analysis: NetworkReport | null;
-  }[] = [];
+  const points: SweepPoint[] = [];
   try {
     prepared.forEach((point, i) => {
       const simulation = simulationOptions(point.spec, timeouts, options);
@@ -117,12 +149,39 @@ export async function simulateSweep(
   } finally {
     progress.stop();
   }
-  const rows = points.flatMap((point) => sweepRows(point.value, point.simulation, point.analysis));
+  // Read back as a shard's file is, so that a run and its shards merged print alike to the bit.
+  return fromExactJson(
+    toExactJson({
+      parameter: sweep.target,
+      values,
+      strategy,
+      replications,
+      duration: options.duration,
+      warmup: options.warmup,
+      seed: options.seed,
+      timeouts: setting,
+      notes: prepared[0]?.analysis.notes ?? [],
+      points,
+    }),
+  ) as SweepRun;
+}
+
+/**
+ * What `simulate --sweep` prints for a run (a whole one, or shards merged): the table, or with
+ * `json` one JSON document; with `csv`, the rows also written to that file.
+ */
+export async function sweepOutput(
+  run: SweepRun,
+  options: { readonly json?: boolean; readonly csv?: string },
+): Promise<CommandOutput> {
+  const rows = run.points.flatMap((point) =>
+    sweepRows(point.value, point.simulation, point.analysis),
+  );
   let stderr: string | undefined;
   if (options.csv !== undefined) {
     const lines = rows.map((r) =>
       [
-        sweep.target,
+        run.parameter,
         r.value,
         r.class,
         r.rejection,
@@ -153,25 +212,24 @@ export async function simulateSweep(
     );
     stderr = `wrote ${rows.length} rows to ${options.csv}`;
   }
-  const first = points[0]?.simulation;
-  const notes = prepared[0]?.analysis.notes ?? [];
+  const first = run.points[0]?.simulation;
   if (options.json) {
     const document = {
-      sweep: { parameter: sweep.target, values: sweep.values },
-      strategy,
+      sweep: { parameter: run.parameter, values: run.values },
+      strategy: run.strategy,
       classes: first?.classes ?? [],
-      replications,
-      duration: first?.duration ?? options.duration,
-      warmup: first?.warmup ?? options.warmup,
-      seed: options.seed,
+      replications: run.replications,
+      duration: first?.duration ?? run.duration,
+      warmup: first?.warmup ?? run.warmup,
+      seed: run.seed,
       backoffs: first?.backoffs ?? {},
-      timeouts: setting,
-      notes,
-      points,
+      timeouts: run.timeouts,
+      notes: run.notes,
+      points: run.points,
     };
     return { stdout: JSON.stringify(document, null, 2), stderr };
   }
-  return { stdout: formatSweep(sweep, rows, first, notes, setting), stderr };
+  return { stdout: formatSweep(run, rows, first), stderr };
 }
 
 /** The rows of one sweep point, one per class. */
@@ -210,18 +268,17 @@ function sweepRows(
 }
 
 function formatSweep(
-  sweep: Sweep,
+  run: SweepRun,
   rows: readonly SweepRow[],
   first: NetworkSimulationDocument | undefined,
-  notes: readonly string[],
-  setting: TimeoutSetting,
 ): string {
+  const { notes, timeouts: setting } = run;
   const hasAnalysis = rows.some((r) => r.analysisConverged !== undefined);
   const withTimeouts = setting !== null;
   const classCount = first?.classes.length ?? 1;
   const table = formatTable(
     [
-      { heading: sweep.target },
+      { heading: run.parameter },
       { heading: 'class', alignRight: false },
       { heading: 'rejection' },
       ...(hasAnalysis ? [{ heading: 'analysis' }] : []),
@@ -248,7 +305,7 @@ function formatSweep(
   const header =
     first === undefined
       ? ''
-      : `${networkHeader({ ...first, events: undefined })}\nSwept ${sweep.target} over ${sweep.values.length} point${sweep.values.length === 1 ? '' : 's'}${hasAnalysis ? '; analysis: the end-to-end rejection the model predicts' : ''}\n\n`;
+      : `${networkHeader({ ...first, events: undefined })}\nSwept ${run.parameter} over ${run.values.length} point${run.values.length === 1 ? '' : 's'}${hasAnalysis ? '; analysis: the end-to-end rejection the model predicts' : ''}\n\n`;
   const unconverged = rows.some((r) => r.analysisConverged === false)
     ? '\n* the analysis did not converge at that point'
     : '';

@@ -30,26 +30,9 @@ const RUN_FIELDS = [
   'tolerance',
 ] as const;
 
-/**
- * The run whose shards these are: a difference in any field of {@link RUN_FIELDS} or in the
- * shard count, named (`seed 2 in b.json, 1 in a.json`), or undefined when they agree.
- */
-export function runMismatch(
-  documents: readonly { readonly file: string; readonly document: UniquenessDocument }[],
-): string | undefined {
-  const [first, ...rest] = documents;
-  if (first === undefined) return undefined;
-  for (const { file, document } of rest) {
-    for (const field of RUN_FIELDS) {
-      if (document[field] !== first.document[field]) {
-        return `${field} ${JSON.stringify(document[field])} in ${file}, ${JSON.stringify(first.document[field])} in ${first.file}`;
-      }
-    }
-    if (document.shard?.count !== first.document.shard?.count) {
-      return `${document.shard?.count ?? 'no'} shards in ${file}, ${first.document.shard?.count ?? 'no'} in ${first.file}`;
-    }
-  }
-  return undefined;
+/** What every shard of one run shares ({@link RUN_FIELDS}), for `difftry merge` to compare. */
+export function uniquenessRun(document: UniquenessDocument): Readonly<Record<string, unknown>> {
+  return Object.fromEntries(RUN_FIELDS.map((field) => [field, document[field]]));
 }
 
 /**

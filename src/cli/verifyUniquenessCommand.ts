@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import { parseShard, shardRange, shardTag } from '../experiments/shard/shard.js';
+import { shardRange, shardTag } from '../experiments/shard/shard.js';
 import {
   runUniquenessCheck,
   type UniquenessRun,
@@ -17,9 +17,10 @@ import { writeCounterexamples } from './counterexampleFiles.js';
 import { EXIT_NEGATIVE } from './exitCodes.js';
 import { formatUniquenessRun } from './formatUniquenessRun.js';
 import { integerIn } from './input.js';
-import { checkOutputDirectory, writeOutputFiles } from './outputPath.js';
+import { checkOutputDirectory, makeOutputDirectory, writeOutputFiles } from './outputPath.js';
 import { packageVersion } from './packageVersion.js';
 import { progressOnStderr } from './progress.js';
+import { shardOption } from './shardOption.js';
 import { UsageError } from './UsageError.js';
 import type { UniquenessDocument } from './uniquenessDocument.js';
 
@@ -114,7 +115,9 @@ export async function verifyUniquenessCommand(
 
   const shard = options.shard === undefined ? undefined : shardOption(options.shard);
   // Counterexamples are written after the run: a directory that cannot take them is refused now.
-  await checkOutputDirectory(options.out ?? '.', '--out');
+  if (shard === undefined) await checkOutputDirectory(options.out ?? '.', '--out');
+  // A shard always writes its result: its folder is made now, not after the run.
+  else await makeOutputDirectory(options.out ?? '.', '--out');
   const progress = progressOnStderr('verify-uniqueness');
   // Report only thousandths: a run of millions of jobs need not redraw for each.
   let shown = -1;
@@ -236,14 +239,6 @@ function pairOf(c: UniquenessJobResult): [{ init: number }?, { init: number }?] 
   if (c.form === 'routes') return [c.distinct.first, c.distinct.second];
   const { healthy, storm } = c.distinct;
   return healthy.init <= storm.init ? [healthy, storm] : [storm, healthy];
-}
-
-function shardOption(text: string) {
-  try {
-    return parseShard(text);
-  } catch (error) {
-    throw new UsageError(`--shard: ${(error as Error).message}`);
-  }
 }
 
 function checkOption(name: string, value: number, [least, most]: readonly [number, number]): void {

@@ -105,9 +105,14 @@ describe('difftry mesh job', () => {
   it('refuses what a Job cannot run, in one line', async () => {
     const cases: [string[], RegExp][] = [
       [
-        ['--shards', '2', '--', 'simulate', 'x.yaml'],
-        /^"simulate" takes no --shard; the commands that do: verify-uniqueness$/,
+        ['--shards', '2', '--', 'analyze', 'x.yaml'],
+        /^"analyze" takes no --shard; the commands that do: verify-uniqueness, simulate$/,
       ],
+      [
+        ['--shards', '2', '--', 'simulate', '--example', 'hotel'],
+        /^simulate: only a --sweep is cut into shards/,
+      ],
+      [['--shards', '2', '--', ...CHECK, '--csv', 'x.csv'], /^--csv: each pod writes its part/],
       [['--shards', '2', '--', ...CHECK, '--shard', '0/2'], /^--shard is the Job's to set/],
       [['--', ...CHECK], /^--shards: give the number of pods N$/],
       [['--shards', '2', '--name', 'Bad_Name', '--', ...CHECK], /^--name: expected a Job name/],

@@ -126,6 +126,91 @@ describe('--shard I/N and difftry merge', () => {
     );
   }, 120_000);
 
+  it('merges simulate --sweep shard processes into exactly the single run: table, JSON, CSV', async () => {
+    const sweep = [
+      'simulate',
+      '--example',
+      'hotel',
+      '--sweep',
+      'frontend.low=60:240:45',
+      '--duration',
+      '4',
+      '--replications',
+      '2',
+      '--seed',
+      '5',
+      '--timeout',
+      '300',
+    ];
+    const dir = await tempDir();
+    const table = await runCli(...sweep, '--csv', join(dir, 'whole.csv'));
+    const json = await runCli(...sweep, '--json');
+    expect([table.code, json.code]).toStrictEqual([0, 0]);
+    const shardDirs = await Promise.all([0, 1, 2].map(() => tempDir()));
+    const shards = await Promise.all(
+      shardDirs.map((out, index) =>
+        run(
+          process.execPath,
+          ['--import', 'tsx', MAIN, ...sweep, '--shard', `${index}/3`, '--out', out],
+          { timeout: 60_000 },
+        ),
+      ),
+    );
+    expect(shards.map((s) => s.stderr.trim())).toStrictEqual([
+      `difftry: shard 0 of 3: point 1 of 5; wrote ${shardDirs[0]}/simulate.shard-0-of-3.json (difftry merge adds the shards up)`,
+      `difftry: shard 1 of 3: points 2–3 of 5; wrote ${shardDirs[1]}/simulate.shard-1-of-3.json (difftry merge adds the shards up)`,
+      `difftry: shard 2 of 3: points 4–5 of 5; wrote ${shardDirs[2]}/simulate.shard-2-of-3.json (difftry merge adds the shards up)`,
+    ]);
+    // Any order of folders: the shards say which part they are.
+    const mergedDirs = [shardDirs[2], shardDirs[0], shardDirs[1]] as string[];
+    const mergedTable = await runCli('merge', ...mergedDirs, '--csv', join(dir, 'merged.csv'));
+    const mergedJson = await runCli('merge', ...mergedDirs, '--json');
+    expect(mergedTable.code).toBe(0);
+    expect(mergedTable.stdout).toBe(table.stdout);
+    expect(mergedJson.stdout).toBe(json.stdout);
+    const csv = await readFile(join(dir, 'whole.csv'), 'utf8');
+    expect(await readFile(join(dir, 'merged.csv'), 'utf8')).toBe(csv);
+    expect(csv.trim().split('\n')).toHaveLength(1 + 5 * 2); // five points, two classes
+    // Every point once, in order.
+    const values = (JSON.parse(json.stdout) as { points: { value: number }[] }).points.map(
+      (p) => p.value,
+    );
+    expect(values).toStrictEqual([60, 105, 150, 195, 240]);
+  }, 120_000);
+
+  it('refuses sweeps of another run or command, and options that do not go together', async () => {
+    const base = ['simulate', '--example', 'hotel', '--sweep', 'frontend.low=60:120:60'];
+    const short = ['--duration', '2', '--replications', '1'];
+    const a = await tempDir();
+    const b = await tempDir();
+    const u = await tempDir();
+    await runCli(...base, ...short, '--shard', '0/2', '--out', a);
+    await runCli(...base, ...short, '--seed', '9', '--shard', '1/2', '--out', b);
+    await runCli(
+      'verify-uniqueness',
+      ...['--graphs', '2', '--configs', '2', '--inits', '2', '--threads', '1'],
+      ...['--shard', '1/2', '--out', u],
+    );
+    const cases: [string[], RegExp][] = [
+      [['merge', a, b], /^cannot merge shards of different runs: seed 9 in .*, 1 in /],
+      [
+        ['merge', a, u],
+        /^cannot merge shards of different commands: simulate and verify-uniqueness$/,
+      ],
+      [['merge', u, '--csv', join(u, 'x.csv')], /^--csv: only for the shards of simulate --sweep$/],
+      [['simulate', '--example', 'hotel', '--shard', '0/2'], /^--shard: only with --sweep/],
+      [[...base, '--out', a], /^--out: only with --shard/],
+      [[...base, '--shard', '0/2', '--csv', 'x.csv'], /^--csv: not with --shard/],
+      [[...base, '--shard', '3/2'], /^--shard: expected I\/N with 0 ≤ I < N/],
+    ];
+    for (const [argv, message] of cases) {
+      const { code, stdout, stderr } = await runCli(...argv);
+      expect({ code, stdout }).toStrictEqual({ code: 2, stdout: '' });
+      expect(stderr.split('\n')).toHaveLength(2);
+      expect(stderr.replace(/^difftry: /, '').trimEnd()).toMatch(message);
+    }
+  });
+
   it('refuses shards of different runs, a missing or doubled shard, in one line', async () => {
     const a = await tempDir();
     const b = await tempDir();
