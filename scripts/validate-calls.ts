@@ -9,18 +9,26 @@
  * is matched to the nearer one.
  *
  * Run with `npm run validate:calls` (`npx tsx scripts/validate-calls.ts`; about 20 minutes on two
- * cores). Fixed seeds: the same code gives the same files. Progress goes to stderr. The experiment
+ * cores). Fixed seeds: the same code gives the same files. Progress goes to stderr.
+ *
+ * `--shard I/N --out DIR` runs only part I of N of the cases (each on the substreams it has in
+ * the whole run) and writes `DIR/validate-calls.shard-I-of-N.json` instead of the docs; then
+ * `difftry merge DIR… --csv docs/validation-calls.csv > docs/validation-calls.md` writes the
+ * whole run's page and CSV (docs/scale-out.md). The experiment
  * is src/experiments/callValidation/ (its cases, the run, the summaries, the CSV and the page);
  * this driver runs it and writes the files.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import {
   callValidationCases,
   TARGET,
 } from '../src/experiments/callValidation/callValidationCases.js';
 import { callValidationCsv } from '../src/experiments/callValidation/callValidationCsv.js';
 import { callValidationMarkdown } from '../src/experiments/callValidation/callValidationMarkdown.js';
+import { callValidationShardDocument } from '../src/experiments/callValidation/callValidationShard.js';
 import {
   byGroup,
   fmt,
@@ -28,12 +36,21 @@ import {
 } from '../src/experiments/callValidation/callValidationSummary.js';
 import { runCallValidation } from '../src/experiments/callValidation/runCallValidation.js';
 import { sourceRevision } from '../src/experiments/provenance/sourceRevision.js';
+import { toExactJson } from '../src/experiments/shard/exactJson.js';
+import { parseShard, rangeText, shardRange, shardTag } from '../src/experiments/shard/shard.js';
 
+const { values: args } = parseArgs({
+  options: { shard: { type: 'string' }, out: { type: 'string' } },
+});
+const shard = args.shard === undefined ? undefined : parseShard(args.shard);
+if (args.out !== undefined && shard === undefined) throw new Error('--out: only with --shard');
 const cases = callValidationCases();
+const range = shardRange(cases.length, shard);
 const revision = sourceRevision();
 const loadAtStart = loadavg();
 const started = performance.now();
 const run = runCallValidation(cases, {
+  range,
   onCase: ({ index, count, outcome, largestGap }) => {
     const { c, report } = outcome;
     process.stderr.write(
@@ -47,19 +64,31 @@ const run = runCallValidation(cases, {
 const seconds = (performance.now() - started) / 1000;
 const loadAtEnd = loadavg();
 
-writeFileSync(
-  new URL('../docs/validation-calls.csv', import.meta.url),
-  callValidationCsv(run.outcomes),
-);
-writeFileSync(
-  new URL('../docs/validation-calls.md', import.meta.url),
-  callValidationMarkdown(run, { revision, seconds, loadAtStart, loadAtEnd }),
-);
-const generatedSummary = summarise(run.outcomes.filter((o) => o.c.group !== 'chain'));
-const chainSummary = summarise(byGroup(run.outcomes, 'chain'));
-process.stderr.write(
-  `generated: ${generatedSummary.converged} / ${generatedSummary.cases} converged, ` +
-    `${generatedSummary.figuresWithin} / ${generatedSummary.figures} class figures within ${TARGET}, ` +
-    `largest gap ${fmt(generatedSummary.maxGap)}; chains: ${chainSummary.figuresWithin} / ${chainSummary.figures}\n` +
-    `wrote docs/validation-calls.md and docs/validation-calls.csv in ${seconds.toFixed(1)} s\n`,
-);
+const context = { revision, seconds, loadAtStart, loadAtEnd };
+if (shard !== undefined) {
+  const out = args.out ?? '.';
+  mkdirSync(out, { recursive: true });
+  const path = join(out, `validate-calls.${shardTag(shard)}.json`);
+  writeFileSync(path, `${toExactJson(callValidationShardDocument(shard, cases, run, context))}\n`);
+  process.stderr.write(
+    `shard ${shard.index} of ${shard.count}: ${rangeText(range, cases.length, 'case')}; ` +
+      `wrote ${path} in ${seconds.toFixed(1)} s (difftry merge adds the shards up)\n`,
+  );
+} else {
+  writeFileSync(
+    new URL('../docs/validation-calls.csv', import.meta.url),
+    callValidationCsv(run.outcomes),
+  );
+  writeFileSync(
+    new URL('../docs/validation-calls.md', import.meta.url),
+    callValidationMarkdown(run, context),
+  );
+  const generatedSummary = summarise(run.outcomes.filter((o) => o.c.group !== 'chain'));
+  const chainSummary = summarise(byGroup(run.outcomes, 'chain'));
+  process.stderr.write(
+    `generated: ${generatedSummary.converged} / ${generatedSummary.cases} converged, ` +
+      `${generatedSummary.figuresWithin} / ${generatedSummary.figures} class figures within ${TARGET}, ` +
+      `largest gap ${fmt(generatedSummary.maxGap)}; chains: ${chainSummary.figuresWithin} / ${chainSummary.figures}\n` +
+      `wrote docs/validation-calls.md and docs/validation-calls.csv in ${seconds.toFixed(1)} s\n`,
+  );
+}

@@ -1,59 +1,126 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Command } from 'commander';
+import { callValidationCsv } from '../experiments/callValidation/callValidationCsv.js';
+import { callValidationMarkdown } from '../experiments/callValidation/callValidationMarkdown.js';
+import {
+  isCallValidationShardDocument,
+  mergeCallValidationShards,
+} from '../experiments/callValidation/callValidationShard.js';
 import { fromExactJson } from '../experiments/shard/exactJson.js';
 import { type Shard, shardOfTag } from '../experiments/shard/shard.js';
 import { wholeRun } from '../experiments/shard/shardSet.js';
 import type { CommandOutput, Emit } from './CommandOutput.js';
-import { checkOutputPath } from './outputPath.js';
+import { checkOutputPath, writeOutputFiles } from './outputPath.js';
 import { sweepOutput } from './simulateSweep.js';
-import { isSweepShardDocument, mergeSweepShards, type SweepShardDocument } from './sweepShard.js';
+import { isSweepShardDocument, mergeSweepShards } from './sweepShard.js';
 import { UsageError } from './UsageError.js';
-import {
-  mergeUniquenessDocuments,
-  type UniquenessDocument,
-  uniquenessRun,
-} from './uniquenessDocument.js';
+import { mergeUniquenessDocuments, uniquenessRun } from './uniquenessDocument.js';
 import { uniquenessOutput } from './verifyUniquenessCommand.js';
 
-/** The commands whose shards `difftry merge` adds up, each writing `COMMAND.shard-I-of-N.json`. */
-const SHARDED = ['verify-uniqueness', 'simulate'] as const;
-type Sharded = (typeof SHARDED)[number];
+/** Options of `difftry merge`. */
+export interface MergeOptions {
+  readonly json?: boolean;
+  /** Where the merged run's CSV rows go (the commands that write CSV). */
+  readonly csv?: string;
+}
 
-const SHARD_FILE = new RegExp(`^(${SHARDED.join('|')})\\.shard-\\d+-of-\\d+\\.json$`);
+/** A shard's result as read: which part of which run, and its document. */
+interface Found {
+  readonly file: string;
+  readonly shard: Shard;
+  readonly run: Readonly<Record<string, unknown>>;
+  readonly document: unknown;
+}
 
-/** A shard's result as read, by the command that wrote it. */
-type Found =
-  | {
-      readonly command: 'verify-uniqueness';
-      readonly file: string;
-      readonly document: UniquenessDocument;
-      readonly shard: Shard;
-      readonly run: Readonly<Record<string, unknown>>;
-    }
-  | {
-      readonly command: 'simulate';
-      readonly file: string;
-      readonly document: SweepShardDocument;
-      readonly shard: Shard;
-      readonly run: Readonly<Record<string, unknown>>;
-    };
+/** A command whose shards `difftry merge` adds up: how to read one, and how to print the whole. */
+interface ShardedCommand {
+  /** Reads a shard's document: its shard and run, or undefined when it is not one of these. */
+  readonly read: (document: unknown) => Omit<Found, 'file' | 'document'> | undefined;
+  /** What the whole run prints, from its shards' documents in shard order. */
+  readonly output: (
+    documents: readonly unknown[],
+    options: MergeOptions,
+    dirs: readonly string[],
+  ) => Promise<CommandOutput>;
+  readonly csv: boolean;
+  /** With `--json`: whether the command has a JSON document. */
+  readonly json: boolean;
+}
+
+const COMMANDS: Readonly<Record<string, ShardedCommand>> = {
+  'verify-uniqueness': {
+    read: (d) => {
+      const document = d as {
+        shard?: { index?: unknown; count?: unknown };
+        counterexamples?: unknown;
+      } | null;
+      if (
+        typeof document?.shard?.index !== 'number' ||
+        typeof document.shard.count !== 'number' ||
+        !Array.isArray(document.counterexamples)
+      ) {
+        return undefined;
+      }
+      const shard = document.shard as Shard;
+      return { shard, run: uniquenessRun(d as Parameters<typeof uniquenessRun>[0]) };
+    },
+    output: async (documents, options, dirs) =>
+      uniquenessOutput(
+        mergeUniquenessDocuments(documents as Parameters<typeof mergeUniquenessDocuments>[0]),
+        options.json === true,
+        dirs.join(', '),
+      ),
+    csv: false,
+    json: true,
+  },
+  simulate: {
+    read: (d) => (isSweepShardDocument(d) ? { shard: d.shard, run: d.run } : undefined),
+    output: (documents, options) =>
+      sweepOutput(mergeSweepShards(documents as Parameters<typeof mergeSweepShards>[0]), options),
+    csv: true,
+    json: true,
+  },
+  'validate-calls': {
+    read: (d) => (isCallValidationShardDocument(d) ? { shard: d.shard, run: d.run } : undefined),
+    output: async (documents, options) => {
+      const { run, context } = mergeCallValidationShards(
+        documents as Parameters<typeof mergeCallValidationShards>[0],
+      );
+      if (options.csv === undefined) return { stdout: callValidationMarkdown(run, context) };
+      await writeOutputFiles(
+        [{ path: options.csv, text: callValidationCsv(run.outcomes) }],
+        '--csv',
+      );
+      return {
+        stdout: callValidationMarkdown(run, context),
+        stderr: `wrote ${run.outcomes.length} cases' rows to ${options.csv}`,
+      };
+    },
+    csv: true,
+    json: false,
+  },
+};
+
+const NAMES = Object.keys(COMMANDS);
+const SHARD_FILE = new RegExp(`^(${NAMES.join('|')})\\.shard-\\d+-of-\\d+\\.json$`);
 
 /**
  * `difftry merge DIR…`: the shard results in the folders (`--shard I/N` runs of
- * `verify-uniqueness` or `simulate --sweep`, each writing `COMMAND.shard-I-of-N.json` to its
- * `--out`), checked to be every shard of one run once, added up into the run's own output: the
- * same table or JSON (and CSV, exit code) as the run made whole (docs/scale-out.md).
+ * `verify-uniqueness`, `simulate --sweep` or the call-graph validation, each writing
+ * `COMMAND.shard-I-of-N.json` to its `--out`), checked to be every shard of one run once, added
+ * up into the run's own output: the same table, JSON, page or CSV (and exit code) as the run
+ * made whole (docs/scale-out.md).
  *
  * @throws {UsageError} on a folder without shard results, a file that is not one, shards of
  *   different commands or runs (seed, network, version, shard count…), a shard missing or given
- *   twice, or `--csv` for a command that writes none.
+ *   twice, or `--csv` or `--json` for a command that writes none.
  */
 export async function mergeCommand(
   dirs: readonly string[],
-  options: { readonly json?: boolean; readonly csv?: string } = {},
+  options: MergeOptions = {},
 ): Promise<CommandOutput> {
-  const found: Found[] = [];
+  const found: (Found & { readonly command: string })[] = [];
   for (const dir of dirs) {
     let names: string[];
     try {
@@ -64,7 +131,7 @@ export async function mergeCommand(
     const shards = names.filter((name) => SHARD_FILE.test(name)).sort();
     if (shards.length === 0) {
       throw new UsageError(
-        `${dir}: no shard results (${SHARDED.map((c) => `${c}.shard-I-of-N.json`).join(' or ')}, written by --shard I/N)`,
+        `${dir}: no shard results (${NAMES.map((c) => `${c}.shard-I-of-N.json`).join(', ')}, written by --shard I/N)`,
       );
     }
     for (const name of shards) found.push(await readShard(join(dir, name)));
@@ -73,56 +140,43 @@ export async function mergeCommand(
   if (commands.length > 1) {
     throw new UsageError(`cannot merge shards of different commands: ${commands.join(' and ')}`);
   }
-  if (options.csv !== undefined && commands[0] !== 'simulate') {
-    throw new UsageError('--csv: only for the shards of simulate --sweep');
+  const name = commands[0] as string;
+  const command = COMMANDS[name] as ShardedCommand;
+  if (options.csv !== undefined && !command.csv) {
+    throw new UsageError(`--csv: not for the shards of ${name}, which write no CSV`);
+  }
+  if (options.json === true && !command.json) {
+    throw new UsageError(`--json: not for the shards of ${name}, which write a page`);
   }
   const whole = wholeRun(found);
   if ('problem' in whole) throw new UsageError(whole.problem);
-  const ordered = whole.ordered;
   if (options.csv !== undefined) await checkOutputPath(options.csv, '--csv');
-  if (ordered[0]?.command === 'simulate') {
-    return sweepOutput(
-      mergeSweepShards(ordered.map((f) => f.document as SweepShardDocument)),
-      options,
-    );
-  }
-  return uniquenessOutput(
-    mergeUniquenessDocuments(ordered.map((f) => f.document as UniquenessDocument)),
-    options.json === true,
-    dirs.join(', '),
+  return command.output(
+    whole.ordered.map((f) => f.document),
+    options,
+    dirs,
   );
 }
 
-async function readShard(file: string): Promise<Found> {
-  const command = SHARD_FILE.exec(file.slice(file.lastIndexOf('/') + 1))?.[1] as Sharded;
+async function readShard(file: string): Promise<Found & { readonly command: string }> {
+  const command = SHARD_FILE.exec(basename(file))?.[1] as string;
   let document: unknown;
   try {
     document = fromExactJson(await readFile(file, 'utf8'));
   } catch (error) {
     throw new UsageError(`${file}: not a shard result (${(error as Error).message})`);
   }
-  const tagged = shardOfTag(file);
-  const shard = (document as { shard?: Shard } | null)?.shard;
-  const named =
-    tagged !== undefined && tagged.index === shard?.index && tagged.count === shard.count;
-  if (command === 'simulate' && named && isSweepShardDocument(document)) {
-    return { command, file, document, shard: document.shard, run: document.run };
+  const read = COMMANDS[command]?.read(document);
+  const tagged = shardOfTag(basename(file));
+  if (
+    read === undefined ||
+    tagged === undefined ||
+    tagged.index !== read.shard.index ||
+    tagged.count !== read.shard.count
+  ) {
+    throw new UsageError(`${file}: not a ${command} shard result, or not the shard its name says`);
   }
-  if (command === 'verify-uniqueness' && named && isUniquenessShard(document)) {
-    return { command, file, document, shard: document.shard, run: uniquenessRun(document) };
-  }
-  throw new UsageError(`${file}: not a ${command} shard result, or not the shard its name says`);
-}
-
-function isUniquenessShard(document: unknown): document is UniquenessDocument & { shard: Shard } {
-  const d = document as Partial<UniquenessDocument> | null;
-  return (
-    typeof d === 'object' &&
-    d !== null &&
-    typeof d.shard?.index === 'number' &&
-    typeof d.shard.count === 'number' &&
-    Array.isArray(d.counterexamples)
-  );
+  return { ...read, file, document, command };
 }
 
 /** Registers `difftry merge`. */
@@ -130,12 +184,15 @@ export function registerMergeCommand(program: Command, emit: Emit): void {
   program
     .command('merge')
     .description(
-      'add up the shard results of a run made with --shard I/N (verify-uniqueness, simulate --sweep)',
+      'add up the shard results of a run made with --shard I/N (verify-uniqueness, simulate --sweep, validate-calls)',
     )
     .argument('<dirs...>', 'folders holding the shards’ results')
     .option('--json', 'print one JSON document on stdout')
-    .option('--csv <file>', 'simulate --sweep shards: also write the rows as CSV to this file')
-    .action(async (dirs: string[], opts: { json?: boolean; csv?: string }) => {
+    .option(
+      '--csv <file>',
+      'simulate --sweep and validate-calls shards: also write the rows as CSV to this file',
+    )
+    .action(async (dirs: string[], opts: MergeOptions) => {
       emit(await mergeCommand(dirs, opts));
     });
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { NetworkSpec } from '../config/schema.js';
 import { toExactJson } from '../experiments/shard/exactJson.js';
-import { type Shard, shardRange, shardTag } from '../experiments/shard/shard.js';
+import { rangeText, type Shard, shardRange, shardTag } from '../experiments/shard/shard.js';
 import type { TimeoutStrategyDescription } from '../policy/timeouts/createTimeoutStrategy.js';
 import type { CommandOutput } from './CommandOutput.js';
 import { makeOutputDirectory, writeOutputFiles } from './outputPath.js';
@@ -36,15 +36,8 @@ export async function simulateSweepShard(
   const path = join(out, `simulate.${shardTag(shard)}.json`);
   await writeOutputFiles([{ path, text: `${toExactJson(document, 2)}\n` }], '--out');
   const output = await sweepOutput(run, { json: options.json });
-  const size = range.end - range.first;
-  const points =
-    size === 0
-      ? 'no points'
-      : size === 1
-        ? `point ${range.end}`
-        : `points ${range.first + 1}–${range.end}`;
   return {
     ...output,
-    stderr: `shard ${shard.index} of ${shard.count}: ${points} of ${sweep.values.length}; wrote ${path} (difftry merge adds the shards up)`,
+    stderr: `shard ${shard.index} of ${shard.count}: ${rangeText(range, sweep.values.length, 'point')}; wrote ${path} (difftry merge adds the shards up)`,
   };
 }

@@ -197,7 +197,7 @@ describe('--shard I/N and difftry merge', () => {
         ['merge', a, u],
         /^cannot merge shards of different commands: simulate and verify-uniqueness$/,
       ],
-      [['merge', u, '--csv', join(u, 'x.csv')], /^--csv: only for the shards of simulate --sweep$/],
+      [['merge', u, '--csv', join(u, 'x.csv')], /^--csv: not for the shards of verify-uniqueness, which write no CSV$/],
       [['simulate', '--example', 'hotel', '--shard', '0/2'], /^--shard: only with --sweep/],
       [[...base, '--out', a], /^--out: only with --shard/],
       [[...base, '--shard', '0/2', '--csv', 'x.csv'], /^--csv: not with --shard/],

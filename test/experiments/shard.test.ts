@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fromExactJson, toExactJson } from '../../src/experiments/shard/exactJson.js';
+import { rangeText, shardRange } from '../../src/experiments/shard/shard.js';
 import { type ShardEntry, wholeRun } from '../../src/experiments/shard/shardSet.js';
 
 describe('exact JSON', () => {
@@ -70,5 +71,13 @@ describe('wholeRun', () => {
         { file: 'b', shard: { index: 1, count: 2 }, run: { seed: 1, network: 'x' } },
       ]),
     ).toBe('cannot merge shards of different runs: network "x" in b, absent in a');
+  });
+});
+
+describe('rangeText', () => {
+  it('says which items a shard ran, numbered from 1', () => {
+    expect(rangeText(shardRange(5, { index: 1, count: 3 }), 5, 'point')).toBe('points 2–3 of 5');
+    expect(rangeText(shardRange(57, { index: 50, count: 57 }), 57, 'case')).toBe('case 51 of 57');
+    expect(rangeText(shardRange(2, { index: 0, count: 3 }), 2, 'point')).toBe('no points of 2');
   });
 });

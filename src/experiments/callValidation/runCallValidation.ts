@@ -117,21 +117,37 @@ export interface CallValidationProgress {
   readonly largestGap: number;
 }
 
+/** Options of {@link runCallValidation}. */
+export interface CallValidationOptions {
+  readonly onCase?: (progress: CallValidationProgress) => void;
+  /**
+   * Only the cases [first, end) (a shard's part, `--shard I/N`); each on the substreams it has
+   * in the whole run, so its figures are the whole run's. Default: every case.
+   */
+  readonly range?: { readonly first: number; readonly end: number };
+  /** Milliseconds, for the analysis and simulation times only; default `performance.now`. */
+  readonly now?: () => number;
+}
+
 /**
  * Analyses and simulates every case in order (case after case on substreams 0, 1, …, as many
  * as its replications), calling `onCase` after each.
  */
 export function runCallValidation(
   cases: readonly Case[],
-  options: { readonly onCase?: (progress: CallValidationProgress) => void } = {},
+  options: CallValidationOptions = {},
 ): CallValidationRun {
   const outcomes: Outcome[] = [];
+  const now = options.now ?? (() => performance.now());
+  const { first, end } = options.range ?? { first: 0, end: cases.length };
   let stream = 0;
+  for (const earlier of cases.slice(0, first)) stream += earlier.run.replications;
   let events = 0;
-  cases.forEach((c, index) => {
-    const t0 = performance.now();
+  cases.slice(first, end).forEach((c, place) => {
+    const index = first + place;
+    const t0 = now();
     const report = analyzeNetwork(c.network);
-    const t1 = performance.now();
+    const t1 = now();
     const simulated = simulateRuns(
       c.network,
       {
@@ -144,7 +160,7 @@ export function runCallValidation(
       c.run.replications,
       stream,
     );
-    const t2 = performance.now();
+    const t2 = now();
     stream += c.run.replications;
     events += simulated.events;
     const firstMeasured = Math.round(c.run.warmup / c.run.window);
@@ -180,9 +196,9 @@ export function runCallValidation(
       ...(c.group === 'chain'
         ? {}
         : (() => {
-            const start = performance.now();
+            const start = now();
             const followed = analyzeNetwork({ ...c.network, followUps: true });
-            return { followUps: { report: followed, seconds: (performance.now() - start) / 1000 } };
+            return { followUps: { report: followed, seconds: (now() - start) / 1000 } };
           })()),
       analysisSeconds: (t1 - t0) / 1000,
       simulated,

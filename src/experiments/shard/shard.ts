@@ -58,3 +58,18 @@ export function shardOfTag(name: string): Shard | undefined {
   const shard = { index: Number(match[1]), count: Number(match[2]) };
   return shard.index < shard.count ? shard : undefined;
 }
+
+/**
+ * The items a shard ran, in words, numbered from 1: `points 2–3 of 5`, `case 51 of 57`,
+ * `no points of 2`.
+ */
+export function rangeText(
+  range: { readonly first: number; readonly end: number },
+  total: number,
+  noun: string,
+): string {
+  const size = range.end - range.first;
+  if (size === 0) return `no ${noun}s of ${total}`;
+  if (size === 1) return `${noun} ${range.end} of ${total}`;
+  return `${noun}s ${range.first + 1}–${range.end} of ${total}`;
+}

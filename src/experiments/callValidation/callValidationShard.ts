@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import type { Shard } from '../shard/shard.js';
+import type { Case } from './callValidationCases.js';
+import type { CallValidationContext } from './callValidationMarkdown.js';
+import type { CallValidationRun, Outcome } from './runCallValidation.js';
+
+/**
+ * The file a shard of the call-graph validation writes (`npx tsx scripts/validate-calls.ts
+ * --shard I/N --out DIR`: `validate-calls.shard-I-of-N.json`, in exact JSON), which
+ * `difftry merge` adds up into the page and the CSV of the whole run.
+ */
+export interface CallValidationShardDocument {
+  readonly command: 'validate-calls';
+  readonly shard: Shard;
+  /** What every shard of one run shares; `difftry merge` refuses shards that differ in any. */
+  readonly run: {
+    /** The code measured (`sourceRevision`). */
+    readonly revision: string;
+    /** sha-256 of every case of the run (ids, networks, run lengths), first 16 hex digits. */
+    readonly cases: string;
+    readonly caseCount: number;
+  };
+  /** The shard's cases, analysed and simulated, with the events its runs processed. */
+  readonly outcomes: readonly Outcome[];
+  readonly events: number;
+  /** The shard's own wall-clock seconds and load averages. */
+  readonly context: CallValidationContext;
+}
+
+/** The first 16 hex digits of the sha-256 of the cases: two runs, the same cases. */
+export function casesDigest(cases: readonly Case[]): string {
+  return createHash('sha256').update(JSON.stringify(cases)).digest('hex').slice(0, 16);
+}
+
+/** The document a shard writes, from the cases it ran. */
+export function callValidationShardDocument(
+  shard: Shard,
+  cases: readonly Case[],
+  run: CallValidationRun,
+  context: CallValidationContext,
+): CallValidationShardDocument {
+  return {
+    command: 'validate-calls',
+    shard,
+    run: { revision: context.revision, cases: casesDigest(cases), caseCount: cases.length },
+    outcomes: run.outcomes,
+    events: run.events,
+    context,
+  };
+}
+
+/**
+ * The whole run from its shards' documents, in shard order (every shard of one run once,
+ * checked by the caller): the outcomes one after the other, the events and seconds added up,
+ * the load averages of the first shard's start and the last one's end.
+ */
+export function mergeCallValidationShards(shards: readonly CallValidationShardDocument[]): {
+  readonly run: CallValidationRun;
+  readonly context: CallValidationContext;
+} {
+  const [first] = shards;
+  const last = shards.at(-1);
+  if (first === undefined || last === undefined) throw new Error('no shard to merge');
+  let events = 0;
+  let seconds = 0;
+  for (const d of shards) {
+    events += d.events;
+    seconds += d.context.seconds;
+  }
+  return {
+    run: { outcomes: shards.flatMap((d) => d.outcomes), events },
+    context: {
+      ...first.context,
+      seconds,
+      loadAtEnd: last.context.loadAtEnd,
+    },
+  };
+}
+
+/** Whether `document` (read from a shard file) has the shape of a {@link CallValidationShardDocument}. */
+export function isCallValidationShardDocument(
+  document: unknown,
+): document is CallValidationShardDocument {
+  const d = document as Partial<CallValidationShardDocument> | null;
+  return (
+    typeof d === 'object' &&
+    d !== null &&
+    d.command === 'validate-calls' &&
+    typeof d.shard?.index === 'number' &&
+    typeof d.shard.count === 'number' &&
+    typeof d.run === 'object' &&
+    d.run !== null &&
+    Array.isArray(d.outcomes) &&
+    typeof d.events === 'number' &&
+    typeof d.context?.seconds === 'number'
+  );
+}
