@@ -6,23 +6,42 @@
  * queues (m = 5), short retry delays (mean 20 ms) and call-graph mode.
  *
  * Run with `npm run validate:networks` (`npx tsx scripts/validate-networks.ts`). Fixed seeds: the
- * same code gives the same files. Progress goes to stderr. The experiment is
+ * same code gives the same files. Progress goes to stderr.
+ *
+ * `--shard I/N --out DIR` runs only part I of N of the cases (each on the substreams it has in
+ * the whole run) and writes `DIR/validate-networks.shard-I-of-N.json` instead of the docs; then
+ * `difftry merge DIR… --csv docs/validation-networks.csv > docs/validation-networks.md` writes the
+ * whole run's page and CSV (docs/scale-out.md). The experiment is
  * src/experiments/networkValidation/ (its cases and settings, the run, the report); this driver
  * runs it and writes the files.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import {
   networkValidationCases,
   TARGET,
 } from '../src/experiments/networkValidation/networkValidationCases.js';
 import { networkValidationReport } from '../src/experiments/networkValidation/networkValidationReport.js';
+import { networkValidationShardDocument } from '../src/experiments/networkValidation/networkValidationShard.js';
 import { runNetworkValidation } from '../src/experiments/networkValidation/runNetworkValidation.js';
+import { sourceRevision } from '../src/experiments/provenance/sourceRevision.js';
+import { toExactJson } from '../src/experiments/shard/exactJson.js';
+import { parseShard, rangeText, shardRange, shardTag } from '../src/experiments/shard/shard.js';
 import { fixed } from '../src/report/numberFormat.js';
 
+const { values: args } = parseArgs({
+  options: { shard: { type: 'string' }, out: { type: 'string' } },
+});
+const shard = args.shard === undefined ? undefined : parseShard(args.shard);
+if (args.out !== undefined && shard === undefined) throw new Error('--out: only with --shard');
 const cases = networkValidationCases();
+const range = shardRange(cases.length, shard);
+const revision = sourceRevision();
 const started = performance.now();
 let caseStarted = started;
 const run = runNetworkValidation(cases, {
+  range,
   onCase: ({ index, count, case: c, largestError }) => {
     const now = performance.now();
     process.stderr.write(
@@ -35,11 +54,23 @@ const run = runNetworkValidation(cases, {
 });
 const seconds = (performance.now() - started) / 1000;
 
-const { csv, markdown, mainSummary } = networkValidationReport(cases, run, seconds);
-writeFileSync(new URL('../docs/validation-networks.csv', import.meta.url), csv);
-writeFileSync(new URL('../docs/validation-networks.md', import.meta.url), markdown);
-process.stderr.write(
-  `main set: ${mainSummary.figuresWithin} / ${mainSummary.figures} class figures within ${TARGET}, ` +
-    `largest error ${fixed(mainSummary.maxError, 4)}\n` +
-    `wrote docs/validation-networks.md and docs/validation-networks.csv in ${seconds.toFixed(1)} s\n`,
-);
+if (shard !== undefined) {
+  const out = args.out ?? '.';
+  mkdirSync(out, { recursive: true });
+  const path = join(out, `validate-networks.${shardTag(shard)}.json`);
+  const document = networkValidationShardDocument(shard, cases, run, { revision, seconds });
+  writeFileSync(path, `${toExactJson(document)}\n`);
+  process.stderr.write(
+    `shard ${shard.index} of ${shard.count}: ${rangeText(range, cases.length, 'case')}; ` +
+      `wrote ${path} in ${seconds.toFixed(1)} s (difftry merge adds the shards up)\n`,
+  );
+} else {
+  const { csv, markdown, mainSummary } = networkValidationReport(cases, run, seconds);
+  writeFileSync(new URL('../docs/validation-networks.csv', import.meta.url), csv);
+  writeFileSync(new URL('../docs/validation-networks.md', import.meta.url), markdown);
+  process.stderr.write(
+    `main set: ${mainSummary.figuresWithin} / ${mainSummary.figures} class figures within ${TARGET}, ` +
+      `largest error ${fixed(mainSummary.maxError, 4)}\n` +
+      `wrote docs/validation-networks.md and docs/validation-networks.csv in ${seconds.toFixed(1)} s\n`,
+  );
+}

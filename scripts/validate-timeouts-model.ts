@@ -12,13 +12,22 @@
  * matched to the nearer one.
  *
  * Run with `npm run validate:timeouts-model` (`npx tsx scripts/validate-timeouts-model.ts`).
- * Fixed seeds: the same code gives the same files. Progress goes to stderr. The experiment is
- * src/experiments/timeoutValidation/ (its networks and cases, the run, the summaries, the CSV and
- * the page); this driver runs it and writes the files.
+ * Fixed seeds: the same code gives the same files. Progress goes to stderr.
+ *
+ * `--shard I/N --out DIR` runs only part I of N of the points (each on the substreams it has in
+ * the whole run) and writes `DIR/validate-timeouts-model.shard-I-of-N.json` instead of the docs;
+ * then `difftry merge DIR… --csv docs/validation-timeouts-model.csv >
+ * docs/validation-timeouts-model.md` writes the whole run's page and CSV (docs/scale-out.md). The
+ * experiment is src/experiments/timeoutValidation/ (its networks and cases, the run, the
+ * summaries, the CSV and the page); this driver runs it and writes the files.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { sourceRevision } from '../src/experiments/provenance/sourceRevision.js';
+import { toExactJson } from '../src/experiments/shard/exactJson.js';
+import { parseShard, rangeText, shardRange, shardTag } from '../src/experiments/shard/shard.js';
 import { runTimeoutValidation } from '../src/experiments/timeoutValidation/runTimeoutValidation.js';
 import {
   GROUPS,
@@ -27,17 +36,25 @@ import {
 } from '../src/experiments/timeoutValidation/timeoutValidationCases.js';
 import { timeoutValidationCsv } from '../src/experiments/timeoutValidation/timeoutValidationCsv.js';
 import { timeoutValidationMarkdown } from '../src/experiments/timeoutValidation/timeoutValidationMarkdown.js';
+import { timeoutValidationShardDocument } from '../src/experiments/timeoutValidation/timeoutValidationShard.js';
 import {
   byGroup,
   fmt,
   summarise,
 } from '../src/experiments/timeoutValidation/timeoutValidationSummary.js';
 
+const { values: args } = parseArgs({
+  options: { shard: { type: 'string' }, out: { type: 'string' } },
+});
+const shard = args.shard === undefined ? undefined : parseShard(args.shard);
+if (args.out !== undefined && shard === undefined) throw new Error('--out: only with --shard');
 const cases = timeoutValidationCases();
+const range = shardRange(cases.length, shard);
 const revision = sourceRevision();
 const loadAtStart = loadavg();
 const started = performance.now();
 const run = runTimeoutValidation(cases, {
+  range,
   onCase: ({ index, count, outcome, largestGap, seconds }) => {
     const { c, report } = outcome;
     process.stderr.write(
@@ -51,25 +68,40 @@ const run = runTimeoutValidation(cases, {
 const seconds = (performance.now() - started) / 1000;
 const loadAtEnd = loadavg();
 
-writeFileSync(
-  new URL('../docs/validation-timeouts-model.csv', import.meta.url),
-  timeoutValidationCsv(run.outcomes),
-);
-writeFileSync(
-  new URL('../docs/validation-timeouts-model.md', import.meta.url),
-  timeoutValidationMarkdown(run, { revision, seconds, loadAtStart, loadAtEnd }),
-);
-for (const g of GROUPS) {
-  const sg = summarise(byGroup(run.outcomes, g));
+const context = { revision, seconds, loadAtStart, loadAtEnd };
+if (shard !== undefined) {
+  const out = args.out ?? '.';
+  mkdirSync(out, { recursive: true });
+  const path = join(out, `validate-timeouts-model.${shardTag(shard)}.json`);
+  writeFileSync(
+    path,
+    `${toExactJson(timeoutValidationShardDocument(shard, cases, run, context))}\n`,
+  );
   process.stderr.write(
-    `${g}: ${sg.points} points (${sg.unique} one state, ${sg.bistable} bistable, ${sg.converged} converged); ` +
-      `${sg.uniqueWithin} / ${sg.uniqueFigures} unique-state figures within ${TARGET}, largest gap ${fmt(sg.maxGap)}` +
-      `${sg.worst ? ` (${sg.worst.o.c.id}, ${sg.worst.cls})` : ''}\n`,
+    `shard ${shard.index} of ${shard.count}: ${rangeText(range, cases.length, 'point')}; ` +
+      `wrote ${path} in ${seconds.toFixed(1)} s (difftry merge adds the shards up)\n`,
+  );
+} else {
+  writeFileSync(
+    new URL('../docs/validation-timeouts-model.csv', import.meta.url),
+    timeoutValidationCsv(run.outcomes),
+  );
+  writeFileSync(
+    new URL('../docs/validation-timeouts-model.md', import.meta.url),
+    timeoutValidationMarkdown(run, context),
+  );
+  for (const g of GROUPS) {
+    const sg = summarise(byGroup(run.outcomes, g));
+    process.stderr.write(
+      `${g}: ${sg.points} points (${sg.unique} one state, ${sg.bistable} bistable, ${sg.converged} converged); ` +
+        `${sg.uniqueWithin} / ${sg.uniqueFigures} unique-state figures within ${TARGET}, largest gap ${fmt(sg.maxGap)}` +
+        `${sg.worst ? ` (${sg.worst.o.c.id}, ${sg.worst.cls})` : ''}\n`,
+    );
+  }
+  const single = summarise(byGroup(run.outcomes, 'single'));
+  process.stderr.write(
+    `one service: ${single.uniqueWithin} / ${single.uniqueFigures} unique-state figures within ${TARGET} ` +
+      `(${single.nonTrivialWithin} / ${single.nonTrivial} non-trivial), ${single.bistable} bistable points\n` +
+      `wrote docs/validation-timeouts-model.md and .csv in ${seconds.toFixed(1)} s\n`,
   );
 }
-const single = summarise(byGroup(run.outcomes, 'single'));
-process.stderr.write(
-  `one service: ${single.uniqueWithin} / ${single.uniqueFigures} unique-state figures within ${TARGET} ` +
-    `(${single.nonTrivialWithin} / ${single.nonTrivial} non-trivial), ${single.bistable} bistable points\n` +
-    `wrote docs/validation-timeouts-model.md and .csv in ${seconds.toFixed(1)} s\n`,
-);

@@ -7,9 +7,20 @@ import {
   isCallValidationShardDocument,
   mergeCallValidationShards,
 } from '../experiments/callValidation/callValidationShard.js';
+import { networkValidationReport } from '../experiments/networkValidation/networkValidationReport.js';
+import {
+  isNetworkValidationShardDocument,
+  mergeNetworkValidationShards,
+} from '../experiments/networkValidation/networkValidationShard.js';
 import { fromExactJson } from '../experiments/shard/exactJson.js';
 import { type Shard, shardOfTag } from '../experiments/shard/shard.js';
 import { wholeRun } from '../experiments/shard/shardSet.js';
+import { timeoutValidationCsv } from '../experiments/timeoutValidation/timeoutValidationCsv.js';
+import { timeoutValidationMarkdown } from '../experiments/timeoutValidation/timeoutValidationMarkdown.js';
+import {
+  isTimeoutValidationShardDocument,
+  mergeTimeoutValidationShards,
+} from '../experiments/timeoutValidation/timeoutValidationShard.js';
 import type { CommandOutput, Emit } from './CommandOutput.js';
 import { checkOutputPath, writeOutputFiles } from './outputPath.js';
 import { sweepOutput } from './simulateSweep.js';
@@ -83,34 +94,74 @@ const COMMANDS: Readonly<Record<string, ShardedCommand>> = {
   },
   'validate-calls': {
     read: (d) => (isCallValidationShardDocument(d) ? { shard: d.shard, run: d.run } : undefined),
-    output: async (documents, options) => {
+    output: (documents, options) => {
       const { run, context } = mergeCallValidationShards(
         documents as Parameters<typeof mergeCallValidationShards>[0],
       );
-      if (options.csv === undefined) return { stdout: callValidationMarkdown(run, context) };
-      await writeOutputFiles(
-        [{ path: options.csv, text: callValidationCsv(run.outcomes) }],
-        '--csv',
+      return pageOutput(
+        callValidationMarkdown(run, context),
+        () => callValidationCsv(run.outcomes),
+        `${run.outcomes.length} cases' rows`,
+        options,
       );
-      return {
-        stdout: callValidationMarkdown(run, context),
-        stderr: `wrote ${run.outcomes.length} cases' rows to ${options.csv}`,
-      };
+    },
+    csv: true,
+    json: false,
+  },
+  'validate-networks': {
+    read: (d) => (isNetworkValidationShardDocument(d) ? { shard: d.shard, run: d.run } : undefined),
+    output: (documents, options) => {
+      const { cases, run, seconds } = mergeNetworkValidationShards(
+        documents as Parameters<typeof mergeNetworkValidationShards>[0],
+      );
+      const { markdown, csv } = networkValidationReport(cases, run, seconds);
+      return pageOutput(markdown, () => csv, `${cases.length} cases' rows`, options);
+    },
+    csv: true,
+    json: false,
+  },
+  'validate-timeouts-model': {
+    read: (d) => (isTimeoutValidationShardDocument(d) ? { shard: d.shard, run: d.run } : undefined),
+    output: (documents, options) => {
+      const { run, context } = mergeTimeoutValidationShards(
+        documents as Parameters<typeof mergeTimeoutValidationShards>[0],
+      );
+      return pageOutput(
+        timeoutValidationMarkdown(run, context),
+        () => timeoutValidationCsv(run.outcomes),
+        `${run.outcomes.length} points' rows`,
+        options,
+      );
     },
     csv: true,
     json: false,
   },
 };
 
+/**
+ * A validation's merged output: its page on stdout and, with `--csv`, its CSV (`rows`, what the
+ * stderr line says was written).
+ */
+async function pageOutput(
+  page: string,
+  csv: () => string,
+  rows: string,
+  options: MergeOptions,
+): Promise<CommandOutput> {
+  if (options.csv === undefined) return { stdout: page };
+  await writeOutputFiles([{ path: options.csv, text: csv() }], '--csv');
+  return { stdout: page, stderr: `wrote ${rows} to ${options.csv}` };
+}
+
 const NAMES = Object.keys(COMMANDS);
 const SHARD_FILE = new RegExp(`^(${NAMES.join('|')})\\.shard-\\d+-of-\\d+\\.json$`);
 
 /**
  * `difftry merge DIR…`: the shard results in the folders (`--shard I/N` runs of
- * `verify-uniqueness`, `simulate --sweep` or the call-graph validation, each writing
- * `COMMAND.shard-I-of-N.json` to its `--out`), checked to be every shard of one run once, added
- * up into the run's own output: the same table, JSON, page or CSV (and exit code) as the run
- * made whole (docs/scale-out.md).
+ * `verify-uniqueness`, `simulate --sweep` or the call-graph, network and per-try timeout
+ * validations, each writing `COMMAND.shard-I-of-N.json` to its `--out`), checked to be every
+ * shard of one run once, added up into the run's own output: the same table, JSON, page or CSV
+ * (and exit code) as the run made whole (docs/scale-out.md).
  *
  * @throws {UsageError} on a folder without shard results, a file that is not one, shards of
  *   different commands or runs (seed, network, version, shard count…), a shard missing or given
@@ -184,13 +235,13 @@ export function registerMergeCommand(program: Command, emit: Emit): void {
   program
     .command('merge')
     .description(
-      'add up the shard results of a run made with --shard I/N (verify-uniqueness, simulate --sweep, validate-calls)',
+      'add up the shard results of a run made with --shard I/N (verify-uniqueness, simulate --sweep, validate-calls, validate-networks, validate-timeouts-model)',
     )
     .argument('<dirs...>', 'folders holding the shards’ results')
     .option('--json', 'print one JSON document on stdout')
     .option(
       '--csv <file>',
-      'simulate --sweep and validate-calls shards: also write the rows as CSV to this file',
+      'simulate --sweep and validation (validate-*) shards: also write the rows as CSV to this file',
     )
     .action(async (dirs: string[], opts: MergeOptions) => {
       emit(await mergeCommand(dirs, opts));

@@ -1,5 +1,6 @@
-import { createHash } from 'node:crypto';
+import { itemsDigest } from '../shard/itemsDigest.js';
 import type { Shard } from '../shard/shard.js';
+import { mergeValidationShards } from '../simulation/validationShards.js';
 import type { Case } from './callValidationCases.js';
 import type { CallValidationContext } from './callValidationMarkdown.js';
 import type { CallValidationRun, Outcome } from './runCallValidation.js';
@@ -29,7 +30,7 @@ export interface CallValidationShardDocument {
 
 /** The first 16 hex digits of the sha-256 of the cases: two runs, the same cases. */
 export function casesDigest(cases: readonly Case[]): string {
-  return createHash('sha256').update(JSON.stringify(cases)).digest('hex').slice(0, 16);
+  return itemsDigest(cases);
 }
 
 /** The document a shard writes, from the cases it ran. */
@@ -58,23 +59,7 @@ export function mergeCallValidationShards(shards: readonly CallValidationShardDo
   readonly run: CallValidationRun;
   readonly context: CallValidationContext;
 } {
-  const [first] = shards;
-  const last = shards.at(-1);
-  if (first === undefined || last === undefined) throw new Error('no shard to merge');
-  let events = 0;
-  let seconds = 0;
-  for (const d of shards) {
-    events += d.events;
-    seconds += d.context.seconds;
-  }
-  return {
-    run: { outcomes: shards.flatMap((d) => d.outcomes), events },
-    context: {
-      ...first.context,
-      seconds,
-      loadAtEnd: last.context.loadAtEnd,
-    },
-  };
+  return mergeValidationShards(shards);
 }
 
 /** Whether `document` (read from a shard file) has the shape of a {@link CallValidationShardDocument}. */

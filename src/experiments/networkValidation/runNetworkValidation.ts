@@ -66,21 +66,33 @@ function analyse(
   return report;
 }
 
+/** Options of {@link runNetworkValidation}: its hooks, and which cases it runs. */
+export interface NetworkValidationOptions extends NetworkValidationHooks {
+  /**
+   * Only the cases [first, end) (a shard's part, `--shard I/N`); each on the substreams it has
+   * in the whole run, so its rows are the whole run's. Default: every case.
+   */
+  readonly range?: { readonly first: number; readonly end: number };
+}
+
 /** Runs every case, in order (each takes the next `REPLICATIONS` substreams of `SEED`). */
 export function runNetworkValidation(
   cases: readonly Case[],
-  hooks: Readonly<NetworkValidationHooks> = {},
+  options: Readonly<NetworkValidationOptions> = {},
 ): NetworkValidationRun {
   const rows: Row[] = [];
-  let stream = 0;
+  const { first, end } = options.range ?? { first: 0, end: cases.length };
+  // Every case runs REPLICATIONS replications: the cases before the range took that many each.
+  let stream = first * REPLICATIONS;
   let events = 0;
-  cases.forEach((c, index) => {
-    const predicted = analyse(c.network, c.id, hooks.onWarning);
-    const mm1m = analyse(withModel(c.network, 'mm1m'), c.id, hooks.onWarning);
+  cases.slice(first, end).forEach((c, place) => {
+    const index = first + place;
+    const predicted = analyse(c.network, c.id, options.onWarning);
+    const mm1m = analyse(withModel(c.network, 'mm1m'), c.id, options.onWarning);
     const residual =
       c.residualNetwork === undefined
         ? undefined
-        : analyse(c.residualNetwork, c.id, hooks.onWarning);
+        : analyse(c.residualNetwork, c.id, options.onWarning);
     const simulated = replicateNetwork(
       c.network,
       { duration: DURATION, warmup: WARMUP, seed: SEED, stream, backoff: c.backoff },
@@ -111,7 +123,7 @@ export function runNetworkValidation(
       });
     }
     const worst = Math.max(...rows.filter((r) => r.c === c).map((r) => r.error));
-    hooks.onCase?.({ index, count: cases.length, case: c, largestError: worst });
+    options.onCase?.({ index, count: cases.length, case: c, largestError: worst });
   });
   return { rows, events };
 }

@@ -3,7 +3,8 @@
  * timeouts, and with the orbit law where it covers the network) and simulated run by run with the
  * same fixed timeouts (`simulateRuns`, a fresh substream per run in the cases' order), each run
  * matched to the nearer equilibrium over its whole measured window and its first and last
- * windows; then one row per point and class. CPU only: no file; it times the orbit law.
+ * windows; then one row per point and class. CPU only: no file; it times the orbit law (on an
+ * injectable clock).
  */
 import { analyzeNetwork } from '../../model/network/analyzeNetwork.js';
 import type { NetworkReport } from '../../model/network/NetworkReport.js';
@@ -52,20 +53,36 @@ export interface TimeoutValidationProgress {
   readonly seconds: number;
 }
 
+/** Options of {@link runTimeoutValidation}. */
+export interface TimeoutValidationOptions {
+  readonly onCase?: (progress: TimeoutValidationProgress) => void;
+  /**
+   * Only the points [first, end) (a shard's part, `--shard I/N`); each on the substreams it has
+   * in the whole run, so its figures are the whole run's. Default: every point.
+   */
+  readonly range?: { readonly first: number; readonly end: number };
+  /** Milliseconds, for the orbit law's and the points' times only; default `performance.now`. */
+  readonly now?: () => number;
+}
+
 /**
  * Analyses and simulates every point in order (point after point on substreams 0, 1, …, as
  * many as its replications), calling `onCase` after each.
  */
 export function runTimeoutValidation(
   cases: readonly Case[],
-  options: { readonly onCase?: (progress: TimeoutValidationProgress) => void } = {},
+  options: TimeoutValidationOptions = {},
 ): TimeoutValidationRun {
   const outcomes: Outcome[] = [];
-  let stream = 0;
+  const now = options.now ?? (() => performance.now());
+  const { first, end } = options.range ?? { first: 0, end: cases.length };
+  // Every point runs RUN.replications runs: the points before the range took that many each.
+  let stream = first * RUN.replications;
   let events = 0;
   const firstMeasured = Math.round(RUN.warmup / RUN.window);
-  cases.forEach((c, index) => {
-    const t0 = performance.now();
+  cases.slice(first, end).forEach((c, place) => {
+    const index = first + place;
+    const t0 = now();
     const report = analyzeNetwork(c.network);
     const simulated = simulateRuns(
       c.network,
@@ -91,7 +108,7 @@ export function runTimeoutValidation(
         report.equilibria,
       ),
     }));
-    const orbitStarted = performance.now();
+    const orbitStarted = now();
     const orbitReport =
       orbitLawRefusal(c.network) === undefined
         ? analyzeNetwork(c.network, { law: 'orbit' })
@@ -99,7 +116,7 @@ export function runTimeoutValidation(
     const orbit =
       orbitReport === undefined
         ? undefined
-        : { report: orbitReport, seconds: (performance.now() - orbitStarted) / 1000 };
+        : { report: orbitReport, seconds: (now() - orbitStarted) / 1000 };
     const outcome: Outcome = {
       c,
       report,
@@ -119,7 +136,7 @@ export function runTimeoutValidation(
       count: cases.length,
       outcome,
       largestGap: Math.max(...gaps),
-      seconds: (performance.now() - t0) / 1000,
+      seconds: (now() - t0) / 1000,
     });
   });
   return { outcomes, events };

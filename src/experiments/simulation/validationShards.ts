@@ -1,0 +1,41 @@
+/**
+ * What the validations that cut into shards (`--shard I/N`) share: a shard's part of the run —
+ * its outcomes, the simulation events they took, and the wall-clock context of its own run —
+ * and how `difftry merge` puts the parts of every shard back into one run.
+ */
+import type { ValidationRunContext } from './validationFigures.js';
+
+/** One shard's part of a validation run. */
+export interface ValidationShardPart<O> {
+  /** The shard's outcomes, in the cases' order. */
+  readonly outcomes: readonly O[];
+  /** Events the simulator processed for them. */
+  readonly events: number;
+  /** The shard's own wall-clock seconds and load averages. */
+  readonly context: ValidationRunContext;
+}
+
+/**
+ * The whole run from its shards' parts, in shard order (every shard of one run once, checked by
+ * the caller): the outcomes one after the other, the events and seconds added up, the load
+ * averages of the first shard's start and the last one's end.
+ * @throws {Error} when `shards` is empty.
+ */
+export function mergeValidationShards<O>(shards: readonly ValidationShardPart<O>[]): {
+  readonly run: { readonly outcomes: readonly O[]; readonly events: number };
+  readonly context: ValidationRunContext;
+} {
+  const [first] = shards;
+  const last = shards.at(-1);
+  if (first === undefined || last === undefined) throw new Error('no shard to merge');
+  let events = 0;
+  let seconds = 0;
+  for (const d of shards) {
+    events += d.events;
+    seconds += d.context.seconds;
+  }
+  return {
+    run: { outcomes: shards.flatMap((d) => d.outcomes), events },
+    context: { ...first.context, seconds, loadAtEnd: last.context.loadAtEnd },
+  };
+}
