@@ -1,5 +1,13 @@
+import { readFile, stat } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
 import { indexedJob, JOB_OUTPUT_DIR } from '../deploy/indexedJob.js';
+import {
+  inputKeys,
+  JOB_INPUT_DIR,
+  type JobInput,
+  jobInputConfigMap,
+  MOST_CONFIG_MAP_BYTES,
+} from '../deploy/jobInputs.js';
 import { isDnsLabel, isDnsSubdomain } from '../deploy/kubernetesNames.js';
 import { MOST_SHARDS } from '../experiments/shard/shard.js';
 import { integerIn } from './input.js';
@@ -79,12 +87,15 @@ export async function meshJobCommand(
   }
   const namespace = checkNamespace(options.namespace);
   if (options.out !== undefined) await checkOutputPath(options.out, '--out');
+  const { args: podArgs, inputs } = await carriedInputs(args);
+  const configMapName = `${jobName}-input`;
   const job = indexedJob({
     name: jobName,
     namespace,
     image: options.image ?? defaultProxyImage(),
     shards: options.shards,
-    command: [name, ...args],
+    command: [name, ...podArgs],
+    ...(inputs.length > 0 && { inputConfigMap: configMapName }),
     ...(options.parallelism !== undefined && { parallelism: options.parallelism }),
     ...(options.claim !== undefined && { volumeClaim: options.claim }),
     ...(options.retriesPerIndex !== undefined && { retriesPerIndex: options.retriesPerIndex }),
@@ -95,15 +106,59 @@ export async function meshJobCommand(
     options.claim === undefined
       ? `Results: an emptyDir at ${JOB_OUTPUT_DIR}, gone with each pod; give --claim PVC to keep them.`
       : `Results: the PersistentVolumeClaim ${options.claim} at ${JOB_OUTPUT_DIR}.`,
+    ...(inputs.length === 0
+      ? []
+      : [
+          `Input: ${inputs.map((i) => i.key).join(', ')} in the ConfigMap ${configMapName}, at ${JOB_INPUT_DIR} in every pod.`,
+        ]),
     `Then: kubectl apply -f THIS; kubectl wait --for=condition=complete job/${jobName} --timeout=24h;`,
     `      difftry merge ${JOB_OUTPUT_DIR} (from a pod mounting the same volume). docs/scale-out.md`,
   ];
+  const objects =
+    inputs.length === 0 ? [job] : [jobInputConfigMap(configMapName, namespace, inputs), job];
   const text = options.json
-    ? `${JSON.stringify(job, null, 2)}\n`
-    : `${header.map((line) => `# ${line}`).join('\n')}\n${meshYaml(job)}`;
+    ? `${JSON.stringify(objects.length === 1 ? job : { apiVersion: 'v1', kind: 'List', items: objects }, null, 2)}\n`
+    : `${header.map((line) => `# ${line}`).join('\n')}\n${objects.map((o) => meshYaml(o)).join('---\n')}`;
   if (options.out === undefined) return text;
   await writeOutputFiles([{ path: options.out, text }], '--out');
   return `wrote ${options.out} (Indexed Job ${jobName}: ${options.shards} shards of ${name})\n`;
+}
+
+/**
+ * The command's arguments as a pod gives them, and the local files they name: every argument
+ * that is a file here (the network, say) is carried in a ConfigMap and named at
+ * {@link JOB_INPUT_DIR} instead, since a pod sees the image and its volumes, not this machine.
+ * @throws {UsageError} when the files are more than a ConfigMap holds.
+ */
+async function carriedInputs(
+  args: readonly string[],
+): Promise<{ args: string[]; inputs: JobInput[] }> {
+  const files: { at: number; path: string }[] = [];
+  for (const [at, arg] of args.entries()) {
+    if (arg.startsWith('-')) continue;
+    const isFile = await stat(arg).then(
+      (s) => s.isFile(),
+      () => false,
+    );
+    if (isFile) files.push({ at, path: arg });
+  }
+  const keys = inputKeys(files.map((f) => f.path));
+  const inputs: JobInput[] = [];
+  let bytes = 0;
+  const podArgs = [...args];
+  for (const [i, file] of files.entries()) {
+    const key = keys[i] as string;
+    const text = await readFile(file.path, 'utf8');
+    bytes += Buffer.byteLength(text);
+    inputs.push({ key, text });
+    podArgs[file.at] = `${JOB_INPUT_DIR}/${key}`;
+  }
+  if (bytes > MOST_CONFIG_MAP_BYTES) {
+    throw new UsageError(
+      `${files.map((f) => f.path).join(', ')}: ${bytes} bytes, more than a ConfigMap holds (1 MiB); put them on the claim and name them under ${JOB_OUTPUT_DIR}`,
+    );
+  }
+  return { args: podArgs, inputs };
 }
 
 /** Registers `difftry mesh job` under the `mesh` command. */

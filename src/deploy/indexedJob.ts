@@ -1,3 +1,4 @@
+import { JOB_INPUT_DIR } from './jobInputs.js';
 import { type KubernetesObject, objectMeta } from './kubernetesObject.js';
 
 /** Where each pod of the Job writes its shard's result. */
@@ -26,6 +27,11 @@ export interface IndexedJobOptions {
   readonly volumeClaim?: string;
   /** Retries of one index before it counts as failed (`backoffLimitPerIndex`); default 1. */
   readonly retriesPerIndex?: number;
+  /**
+   * A ConfigMap holding the files the command reads, mounted read-only at
+   * {@link JOB_INPUT_DIR} (the command's arguments name them there).
+   */
+  readonly inputConfigMap?: string;
 }
 
 /**
@@ -71,7 +77,12 @@ export function indexedJob(options: IndexedJobOptions): KubernetesObject {
                 '--out',
                 JOB_OUTPUT_DIR,
               ],
-              volumeMounts: [{ name: 'out', mountPath: JOB_OUTPUT_DIR }],
+              volumeMounts: [
+                { name: 'out', mountPath: JOB_OUTPUT_DIR },
+                ...(options.inputConfigMap === undefined
+                  ? []
+                  : [{ name: 'input', mountPath: JOB_INPUT_DIR, readOnly: true }]),
+              ],
               securityContext: {
                 readOnlyRootFilesystem: true,
                 allowPrivilegeEscalation: false,
@@ -83,6 +94,9 @@ export function indexedJob(options: IndexedJobOptions): KubernetesObject {
             options.volumeClaim === undefined
               ? { name: 'out', emptyDir: {} }
               : { name: 'out', persistentVolumeClaim: { claimName: options.volumeClaim } },
+            ...(options.inputConfigMap === undefined
+              ? []
+              : [{ name: 'input', configMap: { name: options.inputConfigMap } }]),
           ],
         },
       },

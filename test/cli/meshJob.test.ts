@@ -1,9 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Job } from 'kubernetes-models/batch/v1';
+import { ConfigMap } from 'kubernetes-models/v1';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import type { UniquenessDocument } from '../../src/cli/uniquenessDocument.js';
 import { runCli } from './runCli.js';
 
@@ -100,6 +101,66 @@ describe('difftry mesh job', () => {
       return rest;
     };
     expect(figures(merged.stdout)).toStrictEqual(figures(single.stdout));
+  });
+
+  it('carries a local network file to the pods in a ConfigMap, and its sweep merges whole', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'difftry-job-input-'));
+    dirs.push(dir);
+    const network = join(dir, 'my net.yaml');
+    await copyFile(new URL('../../examples/two-tier.yaml', import.meta.url), network);
+    const sweep = ['--sweep', 'frontend.low=20:60:20', '--duration', '3', '--replications', '1'];
+    const { code, stdout, stderr } = await runCli(
+      'mesh',
+      'job',
+      '--shards',
+      '2',
+      '--',
+      'simulate',
+      network,
+      ...sweep,
+    );
+    expect({ code, stderr }).toStrictEqual({ code: 0, stderr: '' });
+    expect(stdout).toMatch(
+      /# Input: my-net\.yaml in the ConfigMap difftry-simulate-input, at \/input/,
+    );
+    const [configMapDoc, jobDoc] = parseAllDocuments(stdout).map((d) => d.toJSON());
+    const configMap = new ConfigMap(configMapDoc);
+    expect(() => configMap.validate()).not.toThrow();
+    const job = new Job(jobDoc);
+    expect(() => job.validate()).not.toThrow();
+    const spec = job.spec?.template.spec;
+    expect(spec?.volumes).toContainEqual({
+      name: 'input',
+      configMap: { name: 'difftry-simulate-input' },
+    });
+    expect(spec?.containers[0]?.volumeMounts).toContainEqual({
+      name: 'input',
+      mountPath: '/input',
+      readOnly: true,
+    });
+    const args = spec?.containers[0]?.args ?? [];
+    expect(args.slice(0, 2)).toEqual(['simulate', '/input/my-net.yaml']);
+
+    // The pods, as the kubelet runs them: the ConfigMap's keys as files under /input.
+    const input = join(dir, 'input');
+    const out = join(dir, 'out');
+    await mkdir(input);
+    for (const [key, text] of Object.entries(configMap.data ?? {})) {
+      await writeFile(join(input, key), text);
+    }
+    for (let index = 0; index < 2; index++) {
+      const podArgs = args.map((arg) =>
+        arg
+          .replace('$(JOB_COMPLETION_INDEX)', String(index))
+          .replace(/^\/input\//, `${input}/`)
+          .replace(/^\/out$/, out),
+      );
+      expect((await runCli(...podArgs)).code).toBe(0);
+    }
+    const merged = await runCli('merge', out);
+    const single = await runCli('simulate', network, ...sweep);
+    expect(merged.code).toBe(0);
+    expect(merged.stdout).toBe(single.stdout);
   });
 
   it('refuses what a Job cannot run, in one line', async () => {
