@@ -1,6 +1,6 @@
 import { itemsDigest } from '../shard/itemsDigest.js';
 import type { Shard } from '../shard/shard.js';
-import { mergeValidationShards } from '../simulation/validationShards.js';
+import { isValidationShard, mergeValidationShards } from '../simulation/validationShards.js';
 import type { Case } from './callValidationCases.js';
 import type { CallValidationContext } from './callValidationMarkdown.js';
 import type { CallValidationRun, Outcome } from './runCallValidation.js';
@@ -66,17 +66,5 @@ export function mergeCallValidationShards(shards: readonly CallValidationShardDo
 export function isCallValidationShardDocument(
   document: unknown,
 ): document is CallValidationShardDocument {
-  const d = document as Partial<CallValidationShardDocument> | null;
-  return (
-    typeof d === 'object' &&
-    d !== null &&
-    d.command === 'validate-calls' &&
-    typeof d.shard?.index === 'number' &&
-    typeof d.shard.count === 'number' &&
-    typeof d.run === 'object' &&
-    d.run !== null &&
-    Array.isArray(d.outcomes) &&
-    typeof d.events === 'number' &&
-    typeof d.context?.seconds === 'number'
-  );
+  return isValidationShard(document, 'validate-calls', { outcomes: 'array', events: 'number' });
 }

@@ -1,5 +1,6 @@
 import { itemsDigest } from '../shard/itemsDigest.js';
 import { type Shard, shardRange } from '../shard/shard.js';
+import { isValidationShard } from '../simulation/validationShards.js';
 import type { Case } from './networkValidationCases.js';
 import type { NetworkValidationRun, Row } from './runNetworkValidation.js';
 
@@ -92,18 +93,10 @@ export function mergeNetworkValidationShards(shards: readonly NetworkValidationS
 export function isNetworkValidationShardDocument(
   document: unknown,
 ): document is NetworkValidationShardDocument {
-  const d = document as Partial<NetworkValidationShardDocument> | null;
-  return (
-    typeof d === 'object' &&
-    d !== null &&
-    d.command === 'validate-networks' &&
-    typeof d.shard?.index === 'number' &&
-    typeof d.shard.count === 'number' &&
-    typeof d.run === 'object' &&
-    d.run !== null &&
-    Array.isArray(d.cases) &&
-    Array.isArray(d.rows) &&
-    typeof d.events === 'number' &&
-    typeof d.seconds === 'number'
-  );
+  return isValidationShard(document, 'validate-networks', {
+    cases: 'array',
+    rows: 'array',
+    events: 'number',
+    seconds: 'number',
+  });
 }

@@ -39,3 +39,34 @@ export function mergeValidationShards<O>(shards: readonly ValidationShardPart<O>
     context: { ...first.context, seconds, loadAtEnd: last.context.loadAtEnd },
   };
 }
+
+/**
+ * Whether `document` (read from a shard file) is a shard of the validation `command`: its
+ * command, its shard and run, and the arrays and figures `fields` names (`outcomes: 'array'`).
+ */
+export function isValidationShard(
+  document: unknown,
+  command: string,
+  fields: Readonly<Record<string, 'array' | 'number'>>,
+): boolean {
+  const d = document as {
+    command?: unknown;
+    shard?: { index?: unknown; count?: unknown };
+    run?: unknown;
+    [field: string]: unknown;
+  } | null;
+  if (
+    typeof d !== 'object' ||
+    d === null ||
+    d.command !== command ||
+    typeof d.shard?.index !== 'number' ||
+    typeof d.shard.count !== 'number' ||
+    typeof d.run !== 'object' ||
+    d.run === null
+  ) {
+    return false;
+  }
+  return Object.entries(fields).every(([field, kind]) =>
+    kind === 'array' ? Array.isArray(d[field]) : typeof d[field] === 'number',
+  );
+}

@@ -1,6 +1,6 @@
 import { itemsDigest } from '../shard/itemsDigest.js';
 import type { Shard } from '../shard/shard.js';
-import { mergeValidationShards } from '../simulation/validationShards.js';
+import { isValidationShard, mergeValidationShards } from '../simulation/validationShards.js';
 import type { Outcome, TimeoutValidationRun } from './runTimeoutValidation.js';
 import type { Case } from './timeoutValidationCases.js';
 import type { TimeoutValidationContext } from './timeoutValidationMarkdown.js';
@@ -65,17 +65,8 @@ export function mergeTimeoutValidationShards(shards: readonly TimeoutValidationS
 export function isTimeoutValidationShardDocument(
   document: unknown,
 ): document is TimeoutValidationShardDocument {
-  const d = document as Partial<TimeoutValidationShardDocument> | null;
-  return (
-    typeof d === 'object' &&
-    d !== null &&
-    d.command === 'validate-timeouts-model' &&
-    typeof d.shard?.index === 'number' &&
-    typeof d.shard.count === 'number' &&
-    typeof d.run === 'object' &&
-    d.run !== null &&
-    Array.isArray(d.outcomes) &&
-    typeof d.events === 'number' &&
-    typeof d.context?.seconds === 'number'
-  );
+  return isValidationShard(document, 'validate-timeouts-model', {
+    outcomes: 'array',
+    events: 'number',
+  });
 }
