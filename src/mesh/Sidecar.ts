@@ -1,11 +1,6 @@
 import type { Registry } from 'prom-client';
-import { checkSidecarConfig, parseEdgeValueList } from '../config/parseSidecarConfig.js';
 import { SpecError } from '../config/SpecError.js';
-import {
-  parseListen,
-  type SidecarConfig,
-  type SidecarConfigInput,
-} from '../config/sidecarSchema.js';
+import type { SidecarConfig, SidecarConfigInput } from '../config/sidecarSchema.js';
 import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 import type { RandomSource } from '../model/random.js';
 import type { Clock } from '../policy/Clock.js';
@@ -15,12 +10,12 @@ import { classHeaderVariant } from '../policy/request/classHeaderVariant.js';
 import type { TelemetryProviders } from '../runtime/telemetry/otel.js';
 import { adminEndpoints } from './adminEndpoints.js';
 import { type EdgeRule, edgeClassifier } from './edgeRules.js';
-import { type Listener, type RequestHandler, startListener } from './httpListener.js';
-import { createInbound, type Inbound } from './inbound.js';
-import { createOutbound, type Outbound } from './outbound.js';
+import type { Listener, RequestHandler } from './httpListener.js';
+import type { Inbound } from './inbound.js';
+import type { Outbound } from './outbound.js';
 import type { SidecarHeaderNames } from './requestHead.js';
-import { createSidecarMetrics, type ListenerLabel } from './sidecarMetrics.js';
-import { hostSidecarTracing, startSidecarTracing } from './sidecarTracing.js';
+import type { ListenerLabel } from './sidecarMetrics.js';
+import type { SidecarTracing } from './sidecarTracing.js';
 import { peerCheck, peerHeaderValue } from './trust.js';
 
 /** Options of {@link startSidecar}: what a config file cannot say. */
@@ -114,6 +109,26 @@ export async function startSidecar(
   config: SidecarConfigInput | SidecarConfig,
   options: SidecarOptions = {},
 ): Promise<SidecarHandle> {
+  // What only a running sidecar needs (the config schema with zod and yaml, prom-client, undici,
+  // the retry engine, node:http) is loaded here, on the first start, never by
+  // `import 'difftry/mesh'`: the entry also serves the pure decisions, which need none of it.
+  const [
+    { checkSidecarConfig, parseEdgeValueList },
+    { parseListen },
+    { createSidecarMetrics },
+    { startListener },
+    { createOutbound },
+    { createInbound },
+    { hostSidecarTracing, startSidecarTracing },
+  ] = await Promise.all([
+    import('../config/parseSidecarConfig.js'),
+    import('../config/sidecarSchema.js'),
+    import('./sidecarMetrics.js'),
+    import('./httpListener.js'),
+    import('./outbound.js'),
+    import('./inbound.js'),
+    import('./sidecarTracing.js'),
+  ]);
   const source = options.source ?? 'sidecar config';
   const spec = checkSidecarConfig(config, source);
   const env = options.env ?? process.env;
@@ -166,7 +181,7 @@ export async function startSidecar(
     spec.admin !== undefined ? 'admin' : spec.outbound !== undefined ? 'outbound' : 'inbound';
 
   // Tracing: the config's own OTLP export, else the host's providers, else none.
-  const tracing =
+  const tracing: SidecarTracing | undefined =
     spec.telemetry !== undefined
       ? await startSidecarTracing(spec.telemetry, spec.service)
       : options.telemetry !== undefined

@@ -102,6 +102,14 @@ export function createOutbound(options: OutboundOptions): Outbound {
     if (status === 413) metrics.limitRejection('outbound', 'body_bytes');
   };
 
+  // One function per listener, not two closures per call: the request path makes no more
+  // objects than the call itself needs.
+  const send = (call: Call, body: PreparedBody | undefined): void => {
+    // Traced: the attempts are children of the span the application's request carries.
+    if (tracing === undefined) dispatchCall(call, body);
+    else inCallerContext(tracing, call.headers, () => dispatchCall(call, body));
+  };
+
   const handle: RequestHandler = (req, res, head) => {
     const target = req.url ?? '/';
     // A body in another transfer coding than chunked alone would go on without its coding.
@@ -141,27 +149,19 @@ export function createOutbound(options: OutboundOptions): Outbound {
       if (res.writableFinished || relay.cut) meters.latency((performance.now() - started) / 1000);
       else relay.abort(new Error('difftry: the caller went away'));
     });
-    const send = (body: PreparedBody | undefined) => {
-      const dispatch = () =>
-        upstream.dispatcher.dispatch(
-          {
-            path: found.path,
-            method: req.method as Dispatcher.HttpMethod,
-            headers,
-            body: dispatchBody(body),
-          },
-          relay,
-        );
-      // Traced: the attempts are children of the span the application's request carries.
-      if (tracing === undefined) dispatch();
-      else inCallerContext(tracing, headers, dispatch);
+    const call: Call = {
+      dispatcher: upstream.dispatcher,
+      path: found.path,
+      method: req.method as Dispatcher.HttpMethod,
+      headers,
+      relay,
     };
     switch (bodyPlan(head.contentLength, head.chunked, bodyLimits)) {
       case 'none':
-        send(undefined);
+        send(call, undefined);
         return;
       case 'stream':
-        send(streamBody(req, limits.maxBodyBytes));
+        send(call, streamBody(req, limits.maxBodyBytes));
         return;
       case 'too-large':
         // The listener refuses a declared length over the limit before this; kept for safety.
@@ -170,12 +170,15 @@ export function createOutbound(options: OutboundOptions): Outbound {
         });
         return;
       case 'buffer':
-        readBody(req, bodyLimits).then(send, (error: unknown) => {
-          if (error instanceof BodyTooLargeError) {
-            metrics.limitRejection('outbound', 'body_bytes');
-            sendPlain(res, 413, `difftry: ${error.message}`, { connection: 'close' });
-          } else res.destroy(); // the caller went away mid-body
-        });
+        readBody(req, bodyLimits).then(
+          (body) => send(call, body),
+          (error: unknown) => {
+            if (error instanceof BodyTooLargeError) {
+              metrics.limitRejection('outbound', 'body_bytes');
+              sendPlain(res, 413, `difftry: ${error.message}`, { connection: 'close' });
+            } else res.destroy(); // the caller went away mid-body
+          },
+        );
         return;
     }
   };
@@ -197,6 +200,22 @@ export function createOutbound(options: OutboundOptions): Outbound {
       await Promise.all(upstreams.map((upstream) => upstream.pool.destroy()));
     },
   };
+}
+
+/** One call to send upstream: where, what, and the relay its answer goes to. */
+interface Call {
+  readonly dispatcher: Dispatcher;
+  readonly path: string;
+  readonly method: Dispatcher.HttpMethod;
+  readonly headers: Record<string, string | string[]>;
+  readonly relay: ResponseRelay;
+}
+
+function dispatchCall(call: Call, body: PreparedBody | undefined): void {
+  call.dispatcher.dispatch(
+    { path: call.path, method: call.method, headers: call.headers, body: dispatchBody(body) },
+    call.relay,
+  );
 }
 
 function createUpstream(

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { TalliedCounter } from './TalliedCounter.js';
 
 /**
  * Why an outbound call stopped on a failure before its class's retry limit: the deadline, the
@@ -101,25 +102,25 @@ export function createSidecarMetrics(options: SidecarMetricsOptions): SidecarMet
   registry.setDefaultLabels({ service: options.service });
   const registers = [registry];
   const outboundLabels = ['upstream', 'class'] as const;
-  const requests = new Counter({
+  const requests = new TalliedCounter({
     name: 'difftry_outbound_requests_total',
     help: 'Calls the application made through the outbound listener.',
     labelNames: outboundLabels,
     registers,
   });
-  const attempts = new Counter({
+  const attempts = new TalliedCounter({
     name: 'difftry_outbound_attempts_total',
     help: 'Attempts sent upstream that ended with a response, an error or a per-try timeout.',
     labelNames: outboundLabels,
     registers,
   });
-  const retries = new Counter({
+  const retries = new TalliedCounter({
     name: 'difftry_outbound_retries_total',
     help: 'Retries decided by the DiffTry policy.',
     labelNames: outboundLabels,
     registers,
   });
-  const rejections = new Counter({
+  const rejections = new TalliedCounter({
     name: 'difftry_outbound_rejections_total',
     help: "Calls whose last attempt was rejected with the class's retries used up.",
     labelNames: outboundLabels,
@@ -224,20 +225,29 @@ export function createSidecarMetrics(options: SidecarMetricsOptions): SidecarMet
       const reasonLabels = new Map(
         GIVE_UP_REASONS.map((reason) => [reason, { ...labels, reason }] as const),
       );
-      for (const counter of [requests, attempts, retries, rejections]) counter.inc(labels, 0);
+      // Each series starts at 0 (`tally` declares it); the four counts of every call are tallied
+      // in plain numbers, which the counters take when read (see TalliedCounter).
+      const request = requests.tally(labels);
+      const attempt = attempts.tally(labels);
+      const retry = retries.tally(labels);
+      const rejection = rejections.tally(labels);
       for (const reason of reasonLabels.values()) giveUps.inc(reason, 0);
       outboundLatency.zero(labels);
-      // Children bound once: the hot path does not hash label objects.
-      const request = requests.labels(labels);
-      const attempt = attempts.labels(labels);
-      const retry = retries.labels(labels);
-      const rejection = rejections.labels(labels);
+      // A child bound once: the hot path does not hash label objects.
       const latency = outboundLatency.labels(labels);
       outboundMeters.set(key(upstream, className), {
-        request: () => request.inc(),
-        attempt: () => attempt.inc(),
-        retry: () => retry.inc(),
-        rejection: () => rejection.inc(),
+        request: () => {
+          request.count++;
+        },
+        attempt: () => {
+          attempt.count++;
+        },
+        retry: () => {
+          retry.count++;
+        },
+        rejection: () => {
+          rejection.count++;
+        },
         giveUp: (reason) => giveUps.inc(reasonLabels.get(reason) ?? { ...labels, reason }),
         latency: (seconds) => latency.observe(seconds),
       });
