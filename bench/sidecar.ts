@@ -25,12 +25,17 @@
  * retried (the run checks every answer). Both proxies keep their upstream connections alive; the
  * client is one undici `Pool` per path with the same settings.
  *
+ * The sidecar runs compiled to plain JavaScript, as the package ships it (see
+ * bench/sidecar/compiledSidecar.ts); `DIFFTRY_BENCH_SIDECAR=tsx` runs its sources through tsx as
+ * the other processes are, which costs it tsx's `keepNames` wrappers.
+ *
  * Run alone with `npx tsx bench/sidecar.ts`. With `DIFFTRY_BENCH_CPU_PROF=DIR`, the sidecar's
  * process writes a CPU profile (`node --cpu-prof`) to DIR.
  */
 
 import { pathToFileURL } from 'node:url';
 import type { Pool } from 'undici';
+import { sidecarBuild, sidecarModule } from './sidecar/compiledSidecar.js';
 import { clientPool, latency, type Path, pinnedThroughput } from './sidecar/load.js';
 import { reportLatency, reportThroughput } from './sidecar/report.js';
 import { type Server, startServer } from './sidecar/servers.js';
@@ -38,9 +43,10 @@ import { CONCURRENCY } from './sidecar/settings.js';
 
 /** Latency per hop at 1,000 requests/s and throughput on one core: sidecar, http-proxy, direct. */
 export async function run(): Promise<void> {
-  const upstream = await startServer('upstream');
+  const build = sidecarBuild();
+  const [upstream, module] = await Promise.all([startServer('upstream'), sidecarModule(build)]);
   const [sidecar, proxy, relay] = await Promise.all([
-    startServer('sidecar', upstream.url, process.env.DIFFTRY_BENCH_CPU_PROF),
+    startServer('sidecar', upstream.url, process.env.DIFFTRY_BENCH_CPU_PROF, module),
     startServer('http-proxy', upstream.url),
     startServer('tcp-relay', upstream.url),
   ]);
@@ -59,7 +65,7 @@ export async function run(): Promise<void> {
     ];
   };
   try {
-    reportLatency(await latency(paths(16)));
+    reportLatency(await latency(paths(16)), build);
     const [direct, viaSidecar, viaProxy] = paths(CONCURRENCY) as [Path, Path, Path, Path];
     const { records, pinned } = await pinnedThroughput(
       [direct, viaSidecar, viaProxy, viaProxy, viaSidecar],

@@ -2,6 +2,7 @@
 
 import { percent } from '../../src/report/numberFormat.js';
 import { report } from '../harness.js';
+import type { SidecarBuild } from './compiledSidecar.js';
 import type { ClosedLoopRecord, OpenLoopRecord } from './load.js';
 import {
   CONCURRENCY,
@@ -9,6 +10,8 @@ import {
   ROUND_MS,
   ROUNDS,
   TARGET_ADDED_P50_US,
+  TARGET_ADDED_P50_VS_RELAY,
+  TARGET_THROUGHPUT_VS_PROXY,
   THROUGHPUT_ROUND_MS,
   WARMUP_MS,
 } from './settings.js';
@@ -18,11 +21,11 @@ const signedUs = (value: number): string => `${value < 0 ? '−' : '+'}${us(Math
 const perSecond = (value: number): string => `${Math.round(value).toLocaleString('en-US')} req/s`;
 
 /** A ratio of added latencies, or why there is none (a peer adding nothing measurable). */
-function addedRatio(sidecar: number, peer: number): string {
-  return peer > 10 ? `${(sidecar / peer).toFixed(2)}×` : 'n/a (http-proxy adds ≤ 10 µs)';
+function addedRatio(sidecar: number, peer: number, peerName = 'http-proxy'): string {
+  return peer > 10 ? `${(sidecar / peer).toFixed(2)}×` : `n/a (${peerName} adds ≤ 10 µs)`;
 }
 
-export function reportLatency(records: Map<string, OpenLoopRecord>): void {
+export function reportLatency(records: Map<string, OpenLoopRecord>, build: SidecarBuild): void {
   for (const [name, record] of records) {
     if (record.failures > 0) {
       throw new Error(`${name}: ${record.failures} of ${record.requests} requests failed`);
@@ -49,7 +52,7 @@ export function reportLatency(records: Map<string, OpenLoopRecord>): void {
   const cpu = (name: string) => get(name).cpuMicros / get(name).requests;
   const lateness = get('direct').lateness;
   report(
-    `Sidecar hop at ${RATE.toLocaleString('en-US')} requests/s, open loop (${ROUNDS} × ${ROUND_MS / 1000} s per path in alternating rounds after ${WARMUP_MS / 1000} s warm-up; latency from the intended send)`,
+    `Sidecar hop at ${RATE.toLocaleString('en-US')} requests/s, open loop (${ROUNDS} × ${ROUND_MS / 1000} s per path in alternating rounds after ${WARMUP_MS / 1000} s warm-up; latency from the intended send; the sidecar ${build === 'compiled' ? 'compiled to JavaScript' : 'run from source through tsx'})`,
     [
       line('direct (undici → upstream)', 'direct'),
       line('difftry sidecar', 'sidecar'),
@@ -74,7 +77,19 @@ export function reportLatency(records: Map<string, OpenLoopRecord>): void {
           added('http-proxy', 99),
         )}`,
       ],
+      [
+        'ratio sidecar-added / bare-relay-added',
+        `p50 ${addedRatio(sidecarP50, relayP50, 'the relay')}, p99 ${addedRatio(
+          added('sidecar', 99),
+          added('tcp-relay', 99),
+          'the relay',
+        )}`,
+      ],
       ["target: sidecar-added p50 ≤ http-proxy's", verdict(sidecarP50 <= proxyP50)],
+      [
+        `target: sidecar-added p50 ≤ ${TARGET_ADDED_P50_VS_RELAY}× the bare relay's`,
+        verdict(sidecarP50 <= TARGET_ADDED_P50_VS_RELAY * relayP50),
+      ],
       [
         `target: sidecar-added p50 ≤ ${TARGET_ADDED_P50_US} µs`,
         `${verdict(sidecarP50 <= TARGET_ADDED_P50_US)} (the bare relay's hop alone adds ${signedUs(relayP50)}: ${
@@ -129,6 +144,10 @@ export function reportThroughput(records: Map<string, ClosedLoopRecord>, pinned:
         `${(rate('sidecar') / rate('http-proxy')).toFixed(2)}× measured, ${(
           perCore('sidecar') / perCore('http-proxy')
         ).toFixed(2)}× per core`,
+      ],
+      [
+        `target: sidecar ≥ ${TARGET_THROUGHPUT_VS_PROXY}× http-proxy (measured)`,
+        rate('sidecar') >= TARGET_THROUGHPUT_VS_PROXY * rate('http-proxy') ? 'met' : 'not met',
       ],
       [
         `client + upstream CPU (${pinned ? 'CPU 0' : 'of a core'})`,

@@ -1,7 +1,9 @@
 /**
  * The sidecar bench's server processes (bench/sidecar.ts): the upstream, the difftry sidecar,
- * `http-proxy` and a bare TCP relay, each started from this file (`serve ROLE [UPSTREAM_URL]`) in
- * a process of its own, which reports its URL and, when asked, its CPU time.
+ * `http-proxy` and a bare TCP relay, each started from this file
+ * (`serve ROLE [UPSTREAM_URL [SIDECAR_MODULE]]`) in a process of its own, which reports its URL
+ * and, when asked, its CPU time. The sidecar is imported from SIDECAR_MODULE (see
+ * compiledSidecar.ts), the source by default.
  */
 
 import { type ChildProcess, fork } from 'node:child_process';
@@ -15,7 +17,6 @@ import {
 } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import httpProxy from 'http-proxy';
-import { startSidecar } from '../../src/mesh/index.js';
 import { BODY, CLASS_HEADER } from './settings.js';
 
 export type Role = 'upstream' | 'sidecar' | 'http-proxy' | 'tcp-relay';
@@ -41,8 +42,11 @@ async function listenLocally(server: NetServer): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-/** Runs one server (`serve ROLE [UPSTREAM_URL]`) until told to stop; reports its URL and CPU. */
-async function serve(role: Role, upstreamUrl: string): Promise<void> {
+/**
+ * Runs one server (`serve ROLE [UPSTREAM_URL [SIDECAR_MODULE]]`) until told to stop; reports its
+ * URL and CPU.
+ */
+async function serve(role: Role, upstreamUrl: string, sidecarModule: string): Promise<void> {
   let url: string;
   let close: () => Promise<void>;
   if (role === 'upstream') {
@@ -57,6 +61,9 @@ async function serve(role: Role, upstreamUrl: string): Promise<void> {
       server.close();
     };
   } else if (role === 'sidecar') {
+    const { startSidecar } = (await import(
+      sidecarModule === '' ? '../../src/mesh/index.js' : sidecarModule
+    )) as typeof import('../../src/mesh/index.js');
     const sidecar = await startSidecar(
       {
         service: 'bench',
@@ -125,13 +132,18 @@ async function serve(role: Role, upstreamUrl: string): Promise<void> {
   process.send?.({ kind: 'ready', url } satisfies ServerMessage);
 }
 
-/** Starts `serve ROLE` in a process of its own (through tsx) and waits for its URL. */
+/**
+ * Starts `serve ROLE` in a process of its own (through tsx) and waits for its URL. A sidecar
+ * imports `startSidecar` from `sidecarModule` (a URL), else from the source.
+ */
 export async function startServer(
   role: Role,
   upstreamUrl = '',
   profileDir?: string,
+  sidecarModule = '',
 ): Promise<Server> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['serve', role, upstreamUrl], {
+  const args = ['serve', role, upstreamUrl, sidecarModule];
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), args, {
     execArgv: [
       '--import',
       import.meta.resolve('tsx'),
@@ -179,5 +191,5 @@ export async function startServer(
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href && process.argv[2] === 'serve') {
-  await serve(process.argv[3] as Role, process.argv[4] ?? '');
+  await serve(process.argv[3] as Role, process.argv[4] ?? '', process.argv[5] ?? '');
 }
