@@ -4,6 +4,9 @@
  * event-driven simulation built on it. The ratio says how much of that floor the single-service
  * model's own work (random draws, backoff, request state, statistics) leaves.
  *
+ * One untimed warm-up run of each case, then REPETITIONS rounds that run each case once, peer
+ * first, so a burst of load from other processes falls on both alike; medians are reported.
+ *
  * Run alone with `npx tsx bench/simulator.ts`.
  */
 import { pathToFileURL } from 'node:url';
@@ -11,6 +14,7 @@ import { seededRandom } from '../src/model/random.js';
 import { EventQueue } from '../src/sim/engine/EventQueue.js';
 import type { SingleServiceConfig } from '../src/sim/SingleServiceConfig.js';
 import { simulateSingleService } from '../src/sim/singleService.js';
+import { median } from './harness.js';
 
 /** Timed repetitions per case; the median is reported. */
 const REPETITIONS = 7;
@@ -61,34 +65,43 @@ function simulator(): Measurement {
   return { events: result.events, checksum: result.s + high.rejection + low.rejection };
 }
 
-/** Median events per second over REPETITIONS timed runs, after one untimed warm-up run. */
-function measure(
-  name: string,
-  work: () => Measurement,
-): { eventsPerSecond: number; checksum: number } {
-  const reference = work();
-  const rates: number[] = [];
-  for (let i = 0; i < REPETITIONS; i++) {
-    const start = process.hrtime.bigint();
-    const { events, checksum } = work();
-    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-    // The same inputs must give the same answer every time, and some work must have been done.
-    if (!(events > 0) || !Number.isFinite(checksum) || checksum !== reference.checksum) {
-      throw new Error(`${name}: bad result (events ${events}, checksum ${checksum})`);
-    }
-    rates.push(events / seconds);
+interface Timed {
+  readonly eventsPerSecond: number;
+  readonly checksum: number;
+}
+
+/**
+ * Median events per second of each case over REPETITIONS rounds, after one untimed warm-up run
+ * of each; a round runs every case once.
+ */
+function measureAll(cases: readonly (readonly [string, () => Measurement])[]): Timed[] {
+  const references = cases.map(([, work]) => work());
+  const rates: number[][] = cases.map(() => []);
+  for (let round = 0; round < REPETITIONS; round++) {
+    cases.forEach(([name, work], c) => {
+      const start = process.hrtime.bigint();
+      const { events, checksum } = work();
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      const reference = references[c] as Measurement;
+      // The same inputs must give the same answer every time, and some work must have been done.
+      if (!(events > 0) || !Number.isFinite(checksum) || checksum !== reference.checksum) {
+        throw new Error(`${name}: bad result (events ${events}, checksum ${checksum})`);
+      }
+      rates[c]?.push(events / seconds);
+    });
   }
-  rates.sort((a, b) => a - b);
-  return {
-    eventsPerSecond: rates[Math.floor(rates.length / 2)] as number,
+  return references.map((reference, c) => ({
+    eventsPerSecond: median(rates[c] as number[]),
     checksum: reference.checksum,
-  };
+  }));
 }
 
 /** Measures and prints the table. */
 export async function run(): Promise<void> {
-  const peer = measure('bare heap', bareHeap);
-  const sim = measure('single service', simulator);
+  const [peer, sim] = measureAll([
+    ['bare heap', bareHeap],
+    ['single service', simulator],
+  ]) as [Timed, Timed];
   const rows = [
     ['(a) bare EventQueue push/pop (peer)', peer],
     ['(b) single service, 2 classes, retries', sim],

@@ -1,6 +1,7 @@
 import type { Histogram } from 'hdr-histogram-js';
+import { InvalidArgumentError } from '../core/InvalidArgumentError.js';
 import type { BackoffDescription } from '../model/backoff/BackoffDescription.js';
-import { drawRetryDelay } from '../model/backoff/retryDelay.js';
+import { drawRetryDelay, MAX_DELAY_MS } from '../model/backoff/retryDelay.js';
 import type { ServiceTimeDistribution } from '../model/distributions/ServiceTimeDistribution.js';
 import { type RandomSource, seededRandom } from '../model/random.js';
 import {
@@ -9,9 +10,11 @@ import {
   latencyPercentileSeconds,
   MICROSECONDS_PER_SECOND,
 } from '../stats/latencyHistogram.js';
+import { EventQueue } from './engine/EventQueue.js';
 import { grown } from './engine/grown.js';
 import { IntFifo } from './engine/IntFifo.js';
-import { Simulation } from './engine/Simulation.js';
+import { LatencyRecorder } from './engine/LatencyRecorder.js';
+import { DEFAULT_PROGRESS_EVERY_EVENTS } from './engine/Simulation.js';
 import {
   type ResolvedSingleServiceConfig,
   resolveSingleServiceConfig,
@@ -78,7 +81,7 @@ export function runSingleService(
   options: Readonly<SimulateOptions> = {},
 ): SingleServiceRunOutput {
   const run = new SingleServiceRun(config, seededRandom(config.seed, config.stream), options);
-  run.simulation.run();
+  run.run();
   options.onProgress?.(1);
   return run.output();
 }
@@ -87,26 +90,42 @@ export function runSingleService(
 const MEASURED = 1;
 const ACCEPTED_IN_WINDOW = 2;
 
+// Event kinds; the payload is a class index, a request id, the id in service, nothing.
+const ARRIVAL = 0;
+const RETRY = 1;
+const DEPARTURE = 2;
+const WINDOW_END = 3;
+
 /**
  * The state of one run. Requests live in a struct of typed arrays indexed by a request id that
  * a free list recycles, so the hot path allocates nothing.
+ *
+ * The run is its own discrete-event engine (the `Simulation` loop, specialised): a virtual
+ * clock, an {@link EventQueue} and a `switch` on the event kind, so every handler is a direct,
+ * inlinable call rather than a closure looked up per event.
  */
 class SingleServiceRun {
-  readonly simulation: Simulation;
+  /** Virtual time, seconds. */
+  private now = 0;
+  /** Events processed. */
+  private events = 0;
+  private stopped = false;
+  private readonly queue = new EventQueue();
+  private readonly onProgress: ((fraction: number) => void) | undefined;
+  private progressCountdown = DEFAULT_PROGRESS_EVERY_EVENTS;
   private readonly config: ResolvedSingleServiceConfig;
   private readonly random: RandomSource;
   private readonly serviceTime: ServiceTimeDistribution;
   private readonly queueLimit: number;
   private readonly warmup: number;
   private readonly windowEnd: number;
-  private readonly arrivalKind: number;
-  private readonly retryKind: number;
-  private readonly departureKind: number;
 
   // Per class.
   private readonly meanInterarrival: Float64Array;
   private readonly retryLimit: Int32Array;
   private readonly backoffs: readonly BackoffDescription[];
+  /** The mean retry delay (ms) of a class whose backoff is `random`, else NaN. */
+  private readonly randomBackoffMeanMs: Float64Array;
   private readonly firstPreviousDelayMs: Float64Array;
   private readonly originals: Float64Array;
   private readonly attempts: Float64Array;
@@ -116,6 +135,7 @@ class SingleServiceRun {
   private readonly latencySum: Float64Array;
   private readonly latencySumCompensation: Float64Array;
   private readonly histograms: readonly Histogram[];
+  private readonly latencies: readonly LatencyRecorder[];
 
   // Per request (indexed by id).
   private requestClass: Int32Array;
@@ -155,24 +175,18 @@ class SingleServiceRun {
     this.queueLimit = config.queue;
     this.warmup = config.warmup;
     this.windowEnd = config.warmup + config.duration;
-    const onProgress = options.onProgress;
-    const horizon = this.windowEnd;
-    this.simulation = new Simulation(
-      onProgress === undefined
-        ? {}
-        : { onProgress: (_events, now) => onProgress(Math.min(1, now / horizon)) },
-    );
-    const simulation = this.simulation;
-    this.arrivalKind = simulation.define((classIndex) => this.arrival(classIndex));
-    this.retryKind = simulation.define((id) => this.attempt(id));
-    this.departureKind = simulation.define(() => this.departure());
-    const windowEndKind = simulation.define(() => this.closeWindow());
+    this.onProgress = options.onProgress;
 
     const classCount = config.classes.length;
     this.meanInterarrival = new Float64Array(classCount);
     this.retryLimit = new Int32Array(classCount);
     this.firstPreviousDelayMs = new Float64Array(classCount);
     this.backoffs = config.classes.map((entry) => entry.backoff);
+    this.randomBackoffMeanMs = new Float64Array(
+      config.classes.map((entry) =>
+        entry.backoff.kind === 'random' ? entry.backoff.meanMs : Number.NaN,
+      ),
+    );
     this.originals = new Float64Array(classCount);
     this.attempts = new Float64Array(classCount);
     this.attemptRejections = new Float64Array(classCount);
@@ -181,6 +195,7 @@ class SingleServiceRun {
     this.latencySum = new Float64Array(classCount);
     this.latencySumCompensation = new Float64Array(classCount);
     this.histograms = config.classes.map(() => createLatencyHistogram());
+    this.latencies = this.histograms.map((histogram) => new LatencyRecorder(histogram));
     config.classes.forEach((entry, index) => {
       this.meanInterarrival[index] = 1 / entry.arrivalRate;
       this.retryLimit[index] = entry.retryLimit;
@@ -197,13 +212,60 @@ class SingleServiceRun {
     this.flags = new Uint8Array(initialIds);
     this.freeIds = new Int32Array(initialIds);
 
-    simulation.schedule(this.windowEnd, windowEndKind, 0);
+    this.queue.push(this.windowEnd, WINDOW_END, 0);
     // First arrivals after the window-end event, so an arrival drawn exactly at the window end
     // (not measured) follows it.
     for (let index = 0; index < classCount; index++) {
       if (config.classes[index]?.arrivalRate === 0) continue;
-      simulation.schedule(this.interarrival(index), this.arrivalKind, index);
+      this.queue.push(this.interarrival(index), ARRIVAL, index);
     }
+  }
+
+  /**
+   * Processes events in time order until none is left or the run has drained (every measured
+   * request finished after the window closed), as `Simulation.run` does.
+   */
+  run(): void {
+    const queue = this.queue;
+    while (queue.size > 0) {
+      const time = queue.peekTime();
+      const kind = queue.peekKind();
+      const payload = queue.peekPayload();
+      queue.pop();
+      this.now = time;
+      this.events++;
+      switch (kind) {
+        case ARRIVAL:
+          this.arrival(payload);
+          break;
+        case RETRY:
+          this.attempt(payload);
+          break;
+        case DEPARTURE:
+          this.departure();
+          break;
+        default:
+          this.closeWindow();
+      }
+      if (--this.progressCountdown === 0) this.reportProgress();
+      if (this.stopped) break;
+    }
+  }
+
+  private reportProgress(): void {
+    this.progressCountdown = DEFAULT_PROGRESS_EVERY_EVENTS;
+    this.onProgress?.(Math.min(1, this.now / this.windowEnd));
+  }
+
+  /** Schedules a service completion `serviceTime` seconds (a draw of the service law) from now. */
+  private scheduleDeparture(serviceTime: number, id: number): void {
+    // The law is the caller's: a negative or NaN draw must not go back in time.
+    if (!(serviceTime >= 0)) {
+      throw new InvalidArgumentError(
+        `a service time should be a number ≥ 0 seconds, got ${serviceTime}`,
+      );
+    }
+    this.queue.push(this.now + serviceTime, DEPARTURE, id);
   }
 
   private interarrival(classIndex: number): number {
@@ -212,9 +274,8 @@ class SingleServiceRun {
 
   /** An original arrival of class `classIndex`. */
   private arrival(classIndex: number): void {
-    const simulation = this.simulation;
-    const now = simulation.now;
-    simulation.schedule(now + this.interarrival(classIndex), this.arrivalKind, classIndex);
+    const now = this.now;
+    this.queue.push(now + this.interarrival(classIndex), ARRIVAL, classIndex);
     const id = this.allocate();
     this.requestClass[id] = classIndex;
     this.originTime[id] = now;
@@ -232,8 +293,7 @@ class SingleServiceRun {
 
   /** An attempt (first or retry) of request `id`. */
   private attempt(id: number): void {
-    const simulation = this.simulation;
-    const now = simulation.now;
+    const now = this.now;
     const classIndex = this.requestClass[id];
     const measured = (this.flags[id] & MEASURED) !== 0;
     if (measured) this.attempts[classIndex]++;
@@ -243,14 +303,20 @@ class SingleServiceRun {
       if (used < this.retryLimit[classIndex]) {
         const retry = used + 1;
         this.retriesUsed[id] = retry;
-        const delayMs = drawRetryDelay(
-          this.backoffs[classIndex] as BackoffDescription,
-          retry,
-          this.previousDelayMs[id],
-          this.random,
-        );
+        const meanMs = this.randomBackoffMeanMs[classIndex] as number;
+        // drawRetryDelay's `random` case, inline: the common backoff of the model's regime (the
+        // mean is > 0 there, NaN for other kinds).
+        const delayMs =
+          meanMs > 0
+            ? Math.min(-meanMs * Math.log1p(-this.random()), MAX_DELAY_MS)
+            : drawRetryDelay(
+                this.backoffs[classIndex] as BackoffDescription,
+                retry,
+                this.previousDelayMs[id],
+                this.random,
+              );
         this.previousDelayMs[id] = delayMs;
-        simulation.schedule(now + delayMs / 1000, this.retryKind, id);
+        this.queue.push(now + delayMs / 1000, RETRY, id);
         return;
       }
       this.release(id);
@@ -269,15 +335,12 @@ class SingleServiceRun {
       this.windowJobsInSystem++;
     }
     this.line.push(id);
-    if (this.inSystem === 1) {
-      simulation.schedule(now + this.serviceTime.sample(this.random), this.departureKind, id);
-    }
+    if (this.inSystem === 1) this.scheduleDeparture(this.serviceTime.sample(this.random), id);
   }
 
   /** The job at the head of the line finishes service. */
   private departure(): void {
-    const simulation = this.simulation;
-    const now = simulation.now;
+    const now = this.now;
     const id = this.line.shift();
     this.accumulateArea(now);
     this.inSystem--;
@@ -296,18 +359,14 @@ class SingleServiceRun {
       const sum = this.latencySum[classIndex] + term;
       this.latencySumCompensation[classIndex] = sum - this.latencySum[classIndex] - term;
       this.latencySum[classIndex] = sum;
-      (this.histograms[classIndex] as Histogram).recordValue(
+      (this.latencies[classIndex] as LatencyRecorder).record(
         Math.round(latency * MICROSECONDS_PER_SECOND),
       );
       this.measuredOutstanding--;
     }
     this.release(id);
     if (this.inSystem > 0) {
-      simulation.schedule(
-        now + this.serviceTime.sample(this.random),
-        this.departureKind,
-        this.line.peek(),
-      );
+      this.scheduleDeparture(this.serviceTime.sample(this.random), this.line.peek());
     }
     this.stopIfDrained();
   }
@@ -320,7 +379,7 @@ class SingleServiceRun {
 
   private stopIfDrained(): void {
     if (this.windowEnded && this.measuredOutstanding === 0 && this.windowJobsInSystem === 0) {
-      this.simulation.stop();
+      this.stopped = true;
     }
   }
 
@@ -358,6 +417,7 @@ class SingleServiceRun {
   }
 
   output(): SingleServiceRunOutput {
+    for (const recorder of this.latencies) recorder.flush();
     const { duration, warmup, capacity, classes: classConfigs } = this.config;
     const classes: Record<string, ClassMeasurement> = {};
     let attempts = 0;
@@ -398,8 +458,8 @@ class SingleServiceRun {
       meanSojourn: ratio(this.sojournSum, this.acceptedInWindow),
       duration,
       warmup,
-      events: this.simulation.eventsProcessed,
-      endTime: this.simulation.now,
+      events: this.events,
+      endTime: this.now,
       classes,
     };
     return { result, histograms: this.histograms };

@@ -102,4 +102,35 @@ describe('EventQueue', () => {
       { numRuns: 300 },
     );
   });
+
+  it('keeps the order when pops follow one another unread (the deferred refill of the root)', () => {
+    // A push is [time, payload]; 'pop' removes the earliest event without reading it first, so
+    // consecutive pops, a pop then a push, and a read after a pop all meet a vacant root.
+    const operation = fc.oneof(
+      { weight: 3, arbitrary: fc.tuple(fc.integer({ min: 0, max: 6 }), fc.nat(1000)) },
+      { weight: 2, arbitrary: fc.constant('pop' as const) },
+    );
+    fc.assert(
+      fc.property(fc.array(operation, { maxLength: 300 }), (operations) => {
+        const queue = new EventQueue(1);
+        const reference: { time: number; sequence: number; payload: number }[] = [];
+        let sequence = 0;
+        for (const op of operations) {
+          if (op === 'pop') {
+            reference.sort((a, b) => a.time - b.time || a.sequence - b.sequence);
+            reference.shift();
+            queue.pop();
+          } else {
+            queue.push(op[0], 0, op[1]);
+            reference.push({ time: op[0], sequence: sequence++, payload: op[1] });
+          }
+          expect(queue.size).toBe(reference.length);
+        }
+        reference.sort((a, b) => a.time - b.time || a.sequence - b.sequence);
+        const expected = reference.map((event) => [event.time, 0, event.payload]);
+        expect(drain(queue), JSON.stringify(operations)).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

@@ -1,13 +1,18 @@
 import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import type { NetworkModel } from '../../model/network/NetworkModel.js';
-import type { Simulation } from '../engine/Simulation.js';
 import type { RateMultiplier } from './RateMultiplier.js';
 import type { SimulatedWindow, WindowFigures, WindowServiceFigures } from './SimulatedWindow.js';
 import type { ScheduledRates } from './scheduledRates.js';
 
 /** Options of {@link WindowTally}. */
 export interface WindowTallyOptions {
-  readonly simulation: Simulation;
+  /** The run's virtual clock, seconds. */
+  readonly clock: () => number;
+  /**
+   * Schedules the tally's boundary event at a virtual time (seconds): the run calls
+   * {@link WindowTally.boundary} when it comes.
+   */
+  readonly scheduleBoundary: (atTime: number) => void;
   /** Length of a window, virtual seconds; > 0. */
   readonly windowSeconds: number;
   /** When the last window closes, virtual seconds (the end of the measured window); > 0. */
@@ -49,34 +54,34 @@ interface ClosedWindow {
  * the same draws, in the same order, as one without.
  */
 export class WindowTally {
-  private readonly simulation: Simulation;
+  private readonly clock: () => number;
+  private readonly scheduleBoundary: (atTime: number) => void;
   private readonly windowSeconds: number;
   private readonly end: number;
   private readonly cells: number;
   private readonly classCount: number;
   private readonly inSystem: Int32Array;
-  private readonly kind: number;
   private counts: Float64Array;
   private readonly closed: ClosedWindow[] = [];
   private start = 0;
 
   /** @throws RangeError for a window length that is not a positive finite number. */
   constructor(options: Readonly<WindowTallyOptions>) {
-    const { windowSeconds, end, simulation } = options;
+    const { windowSeconds, end } = options;
     if (!(Number.isFinite(windowSeconds) && windowSeconds > 0)) {
       throw new InvalidArgumentError(
         `windowSeconds should be a positive finite number of seconds, got ${windowSeconds}`,
       );
     }
-    this.simulation = simulation;
+    this.clock = options.clock;
+    this.scheduleBoundary = options.scheduleBoundary;
     this.windowSeconds = windowSeconds;
     this.end = end;
     this.classCount = options.classCount;
     this.cells = options.serviceCount * options.classCount;
     this.inSystem = options.inSystem;
     this.counts = new Float64Array(CELL_FIELDS * this.cells + CLASS_FIELDS * this.classCount);
-    this.kind = simulation.define(() => this.close());
-    simulation.schedule(this.boundaryAfter(0), this.kind, 0);
+    this.scheduleBoundary(this.boundaryAfter(0));
   }
 
   /** A request arrived at the cell's service (`internal` 0: an external arrival). */
@@ -118,9 +123,7 @@ export class WindowTally {
    * (the run stopped at its end before its own event) is closed first.
    */
   windows(network: NetworkModel, rates: ScheduledRates | undefined): SimulatedWindow[] {
-    if (this.start < this.end && this.simulation.now >= this.boundaryAfter(this.start)) {
-      this.close();
-    }
+    if (this.start < this.end && this.clock() >= this.boundaryAfter(this.start)) this.boundary();
     return this.closed.map((w) => this.figures(w, network, rates));
   }
 
@@ -136,7 +139,8 @@ export class WindowTally {
     return boundary >= this.end - 1e-6 * this.windowSeconds ? this.end : boundary;
   }
 
-  private close(): void {
+  /** The tally's boundary event: the open window closes (and the next one's is scheduled). */
+  boundary(): void {
     const end = this.boundaryAfter(this.start);
     this.closed.push({
       start: this.start,
@@ -146,7 +150,7 @@ export class WindowTally {
     });
     this.counts = new Float64Array(this.counts.length);
     this.start = end;
-    if (end < this.end) this.simulation.schedule(this.boundaryAfter(end), this.kind, 0);
+    if (end < this.end) this.scheduleBoundary(this.boundaryAfter(end));
   }
 
   private figures(

@@ -1,4 +1,3 @@
-import type { Histogram } from 'hdr-histogram-js';
 import { InvalidArgumentError } from '../../core/InvalidArgumentError.js';
 import { exponentialDistribution } from '../../model/distributions/exponential.js';
 import type { ServiceTimeDistribution } from '../../model/distributions/ServiceTimeDistribution.js';
@@ -10,8 +9,10 @@ import type { AttemptOutcome } from '../../policy/retry/AttemptOutcome.js';
 import { type CallSettings, CallTracker, NO_TIMEOUT } from '../../policy/retry/CallTracker.js';
 import type { RetryPolicy } from '../../policy/retry/RetryPolicy.js';
 import { MICROSECONDS_PER_SECOND } from '../../stats/latencyHistogram.js';
+import { EventQueue } from '../engine/EventQueue.js';
 import { IntFifo } from '../engine/IntFifo.js';
-import { Simulation } from '../engine/Simulation.js';
+import { LatencyRecorder } from '../engine/LatencyRecorder.js';
+import { DEFAULT_PROGRESS_EVERY_EVENTS } from '../engine/Simulation.js';
 import { type CallPrograms, callPrograms } from './callsProgram.js';
 import { checkRunOptions } from './checkRunOptions.js';
 import { hopPolicies } from './hopPolicies.js';
@@ -79,25 +80,42 @@ export function simulateNetwork(
   options: Readonly<SimulateNetworkOptions>,
 ): NetworkSimulationResult {
   const run = new NetworkRun(network, options);
-  run.simulation.run();
+  run.run();
   return run.output();
 }
+
+// Event kinds; the payload is a cell, a request id, a service, a timer (serial × ID_SPAN + id),
+// nothing.
+const ARRIVAL = 0;
+const ATTEMPT = 1;
+const DEPARTURE = 2;
+const TIMEOUT = 3;
+const WINDOW_END = 4;
+const TALLY_BOUNDARY = 5;
 
 /**
  * The state of one run: requests in a struct of typed arrays indexed by an id that a free list
  * recycles; per service×class counters in flat arrays indexed `service * classCount + class`.
+ *
+ * The run is its own discrete-event engine (the `Simulation` loop, specialised): a virtual clock,
+ * an {@link EventQueue} and a `switch` on the event kind, so every handler is a direct, inlinable
+ * call rather than a closure looked up per event.
  */
 class NetworkRun extends RequestSlots {
-  readonly simulation: Simulation;
+  /** Virtual time, seconds. */
+  private now = 0;
+  /** Events processed. */
+  private events = 0;
+  private stopped = false;
+  private readonly queue = new EventQueue();
+  private readonly onProgress: ((fraction: number) => void) | undefined;
+  private progressCountdown = DEFAULT_PROGRESS_EVERY_EVENTS;
   private readonly network: NetworkModel;
   private readonly random: RandomSource;
   private readonly classCount: number;
   private readonly warmup: number;
   private readonly duration: number;
   private readonly windowEnd: number;
-  private readonly arrivalKind: number;
-  private readonly attemptKind: number;
-  private readonly departureKind: number;
 
   // Per service.
   private readonly policies: readonly RetryPolicy[];
@@ -122,7 +140,7 @@ class NetworkRun extends RequestSlots {
   private readonly completed: Float64Array;
   private readonly rejected: Float64Array;
   /** End-to-end latency of completed measured requests, whole µs, and its exact sum (s). */
-  private readonly latency: readonly Histogram[];
+  private readonly latency: readonly LatencyRecorder[];
   private readonly latencySum: Float64Array;
 
   // Per service × class.
@@ -140,7 +158,6 @@ class NetworkRun extends RequestSlots {
    * any, and where its events go), handed to the request's {@link CallTracker}.
    */
   private readonly cellCalls: readonly CallSettings[];
-  private readonly timeoutKind: number;
 
   // Routes, flat: cumulative probability and target.
   private readonly routeCumulative: Float64Array;
@@ -163,13 +180,7 @@ class NetworkRun extends RequestSlots {
     this.warmup = warmup;
     this.windowEnd = warmup + duration;
     this.strategy = strategy;
-    const onProgress = options.onProgress;
-    const windowEnd = this.windowEnd;
-    this.simulation = new Simulation(
-      onProgress === undefined
-        ? {}
-        : { onProgress: (_events, now) => onProgress(Math.min(1, now / windowEnd)) },
-    );
+    this.onProgress = options.onProgress;
     this.random = seededRandom(options.seed, options.stream ?? 0);
 
     const serviceCount = services.length;
@@ -187,8 +198,7 @@ class NetworkRun extends RequestSlots {
     this.capacityRates = rates?.capacity ?? [];
     this.arrivalRates = rates?.arrivals ?? [];
 
-    const simulation = this.simulation;
-    const clock: Clock = () => simulation.now * 1000;
+    const clock: Clock = () => this.now * 1000;
     const hops = hopPolicies(network, options, strategy, clock, this.random);
     this.policies = hops.policies;
     this.cellCalls = hops.cellCalls;
@@ -211,44 +221,100 @@ class NetworkRun extends RequestSlots {
     this.originals = counters.originals;
     this.completed = counters.completed;
     this.rejected = counters.rejected;
-    this.latency = counters.latency;
+    this.latency = counters.latency.map((histogram) => new LatencyRecorder(histogram));
     this.latencySum = counters.latencySum;
     const cells = serviceCount * classCount;
 
-    this.arrivalKind = simulation.define((cell) => this.arrival(cell));
-    this.attemptKind = simulation.define((id) => this.attempt(id));
-    this.departureKind = simulation.define((service) => this.departure(service));
-    this.timeoutKind = simulation.define((payload) => this.timeout(payload));
-    const windowEndKind = simulation.define(() => this.closeWindow());
-    simulation.schedule(this.windowEnd, windowEndKind, 0);
+    this.schedule(this.windowEnd, WINDOW_END, 0);
     const { windowSeconds } = options;
     const [end, inSystem] = [this.windowEnd, this.inSystem];
+    const virtualNow = () => this.now;
+    const scheduleBoundary = (at: number) => this.schedule(at, TALLY_BOUNDARY, 0);
     this.tally =
       windowSeconds === undefined
         ? undefined
-        : new WindowTally({ simulation, windowSeconds, end, classCount, serviceCount, inSystem });
+        : new WindowTally({
+            clock: virtualNow,
+            scheduleBoundary,
+            windowSeconds,
+            end,
+            classCount,
+            serviceCount,
+            inSystem,
+          });
     for (let cell = 0; cell < cells; cell++) {
       if (this.meanInterarrival[cell] > 0) this.scheduleArrival(cell);
     }
+  }
+
+  /**
+   * Processes events in time order until none is left or the run has drained (every measured
+   * request resolved after the window closed), as `Simulation.run` does.
+   */
+  run(): void {
+    const queue = this.queue;
+    while (queue.size > 0) {
+      const time = queue.peekTime();
+      const kind = queue.peekKind();
+      const payload = queue.peekPayload();
+      queue.pop();
+      this.now = time;
+      this.events++;
+      switch (kind) {
+        case ARRIVAL:
+          this.arrival(payload);
+          break;
+        case ATTEMPT:
+          this.attempt(payload);
+          break;
+        case DEPARTURE:
+          this.departure(payload);
+          break;
+        case TIMEOUT:
+          this.timeout(payload);
+          break;
+        case WINDOW_END:
+          this.closeWindow();
+          break;
+        default:
+          this.tally?.boundary();
+      }
+      if (--this.progressCountdown === 0) this.reportProgress();
+      if (this.stopped) break;
+    }
+  }
+
+  private reportProgress(): void {
+    this.progressCountdown = DEFAULT_PROGRESS_EVERY_EVENTS;
+    this.onProgress?.(Math.min(1, this.now / this.windowEnd));
+  }
+
+  /**
+   * Schedules an event of `kind` with `payload` at `atTime` (seconds, ≥ now: a policy, a timeout
+   * strategy or a service-time law of the caller's cannot send the run back in time).
+   */
+  private schedule(atTime: number, kind: number, payload: number): void {
+    if (!(atTime >= this.now)) {
+      throw new InvalidArgumentError(`event time should be ≥ now (${this.now} s), got ${atTime}`);
+    }
+    this.queue.push(atTime, kind, payload);
   }
 
   /** Schedules the next external arrival of `cell` (none if its rate stays 0 from now on). */
   private scheduleArrival(cell: number): void {
     const gap = -this.meanInterarrival[cell] * Math.log1p(-this.random());
     const at = this.later(this.arrivalRates[cell], gap);
-    if (at < Number.POSITIVE_INFINITY) this.simulation.schedule(at, this.arrivalKind, cell);
+    if (at < Number.POSITIVE_INFINITY) this.schedule(at, ARRIVAL, cell);
   }
 
   /** Now plus `amount` of time run at the multiplier's rate (1 without a multiplier). */
   private later(rate: RateMultiplier | undefined, amount: number): number {
-    return rate === undefined
-      ? this.simulation.now + amount
-      : rate.advance(this.simulation.now, amount);
+    return rate === undefined ? this.now + amount : rate.advance(this.now, amount);
   }
 
   /** An external arrival; `cell` = service × classCount + class. */
   private arrival(cell: number): void {
-    const now = this.simulation.now;
+    const now = this.now;
     this.scheduleArrival(cell);
     const classIndex = cell % this.classCount;
     const id = this.allocate();
@@ -321,11 +387,7 @@ class NetworkRun extends RequestSlots {
       );
     }
     const serial = ++this.serial[id];
-    this.simulation.schedule(
-      this.simulation.now + timeoutMs / 1000,
-      this.timeoutKind,
-      serial * ID_SPAN + id,
-    );
+    this.schedule(this.now + timeoutMs / 1000, TIMEOUT, serial * ID_SPAN + id);
   }
 
   /**
@@ -363,12 +425,11 @@ class NetworkRun extends RequestSlots {
    * the hop's policy retries it or the request fails here.
    */
   private attemptFailed(id: number, outcome: AttemptOutcome): void {
-    const simulation = this.simulation;
     const cell = this.requestService[id] * this.classCount + this.requestClass[id];
     const measured = this.measured[id] === 1;
     const decision = (this.trackers[id] as CallTracker).attemptEnded(outcome);
     if (decision.retry) {
-      simulation.schedule(simulation.now + decision.delayMs / 1000, this.attemptKind, id);
+      this.schedule(this.now + decision.delayMs / 1000, ATTEMPT, id);
       return;
     }
     if (measured) this.hopRejectionCount[cell]++;
@@ -384,9 +445,8 @@ class NetworkRun extends RequestSlots {
   }
 
   private startService(service: number): void {
-    const simulation = this.simulation;
     const work = (this.serviceTimes[service] as ServiceTimeDistribution).sample(this.random);
-    simulation.schedule(this.later(this.capacityRates[service], work), this.departureKind, service);
+    this.schedule(this.later(this.capacityRates[service], work), DEPARTURE, service);
   }
 
   /** The request at the head of `service`'s line finishes service: it moves on or leaves. */
@@ -439,9 +499,9 @@ class NetworkRun extends RequestSlots {
   /** Measured external request `id` of `classIndex` completed end to end now. */
   private complete(id: number, classIndex: number): void {
     this.completed[classIndex]++;
-    const seconds = this.simulation.now - this.arrivalTime[id];
+    const seconds = this.now - this.arrivalTime[id];
     this.latencySum[classIndex] += seconds;
-    this.latency[classIndex]?.recordValue(Math.round(seconds * MICROSECONDS_PER_SECOND));
+    this.latency[classIndex]?.record(Math.round(seconds * MICROSECONDS_PER_SECOND));
   }
 
   /**
@@ -571,18 +631,19 @@ class NetworkRun extends RequestSlots {
   }
 
   private stopIfDrained(): void {
-    if (this.windowEnded && this.measuredOutstanding === 0) this.simulation.stop();
+    if (this.windowEnded && this.measuredOutstanding === 0) this.stopped = true;
   }
 
   /** The run's result (see {@link networkResult}); it may be read more than once. */
   output(): NetworkSimulationResult {
+    for (const recorder of this.latency) recorder.flush();
     return networkResult(this.network, this.counters, {
       mode: this.programs === undefined ? 'routing' : 'calls',
       strategy: this.strategy,
       duration: this.duration,
       warmup: this.warmup,
-      events: this.simulation.eventsProcessed,
-      endTime: this.simulation.now,
+      events: this.events,
+      endTime: this.now,
       ...(this.tally === undefined
         ? {}
         : { windows: this.tally.windows(this.network, this.rates) }),
