@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 
 // An exception that is not difftry's own is a bug: exit 70 with the stack, never the exit 1 that
 // means "the answer is no".
@@ -8,6 +8,14 @@ vi.mock('../../src/model/network/analyzeNetwork.js', async (importOriginal) => (
     throw new TypeError('a bug');
   },
 }));
+
+// The integration project shares its workers' modules (`isolate: false`): the CLI is imported
+// afresh here, so that it sees the mock, and the mock is undone for the files that follow.
+vi.resetModules();
+afterAll(() => {
+  vi.doUnmock('../../src/model/network/analyzeNetwork.js');
+  vi.resetModules();
+});
 
 const { main } = await import('../../src/cli/program.js');
 const { EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_NEGATIVE } = await import('../../src/cli/exitCodes.js');
