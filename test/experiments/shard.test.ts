@@ -15,7 +15,9 @@ describe('exact JSON', () => {
           const back = fromExactJson(toExactJson(value)) as typeof value;
           expect(back.json).toStrictEqual(value.json);
           expect(back.numbers.length).toBe(value.numbers.length);
-          back.numbers.forEach((x, i) => expect(Object.is(x, value.numbers[i])).toBe(true));
+          for (const [i, x] of back.numbers.entries()) {
+            expect(Object.is(x, value.numbers[i])).toBe(true);
+          }
         },
       ),
     );
