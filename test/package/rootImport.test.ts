@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { moduleGraph } from './moduleGraph.js';
 
 // `import 'difftry'` is the runtime library and must not load the research
 // stack. The module graph of src/index.ts is walked statically (every `import` and `export … from`,
@@ -28,44 +28,6 @@ const FORBIDDEN_PACKAGES = [
   'prom-client',
   '@grpc/grpc-js',
 ];
-
-/** Value imports of one module: relative paths resolved to files, packages by name. */
-function imports(file: string): { files: string[]; packages: string[] } {
-  const text = readFileSync(file, 'utf8');
-  const files: string[] = [];
-  const packages: string[] = [];
-  const statement = /^\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]/gm;
-  for (const match of text.matchAll(statement)) {
-    if (match[1] !== undefined) continue; // `import type` / `export type`: erased
-    const target = match[2] as string;
-    if (!target.startsWith('.')) {
-      packages.push(
-        target.startsWith('@')
-          ? target.split('/').slice(0, 2).join('/')
-          : (target.split('/')[0] as string),
-      );
-      continue;
-    }
-    const path = join(dirname(file), target).replace(/\.js$/, '.ts');
-    files.push(existsSync(path) ? path : join(dirname(file), target, 'index.ts'));
-  }
-  return { files, packages };
-}
-
-function moduleGraph(entry: string): { files: Set<string>; packages: Set<string> } {
-  const files = new Set<string>();
-  const packages = new Set<string>();
-  const pending = [entry];
-  while (pending.length > 0) {
-    const file = pending.pop() as string;
-    if (files.has(file)) continue;
-    files.add(file);
-    const found = imports(file);
-    for (const name of found.packages) packages.add(name);
-    pending.push(...found.files);
-  }
-  return { files, packages };
-}
 
 describe('the root entry (`import "difftry"`)', () => {
   const graph = moduleGraph(ROOT);

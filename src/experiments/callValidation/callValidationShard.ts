@@ -1,53 +1,29 @@
-import { itemsDigest } from '../shard/itemsDigest.js';
 import type { Shard } from '../shard/shard.js';
-import { isValidationShard, mergeValidationShards } from '../simulation/validationShards.js';
+import {
+  isValidationShard,
+  mergeValidationShards,
+  type ValidationShardDocument,
+  validationShardDocument,
+} from '../simulation/validationShards.js';
 import type { Case } from './callValidationCases.js';
 import type { CallValidationContext } from './callValidationMarkdown.js';
 import type { CallValidationRun, Outcome } from './runCallValidation.js';
 
 /**
- * The file a shard of the call-graph validation writes (`npx tsx scripts/validate-calls.ts
- * --shard I/N --out DIR`: `validate-calls.shard-I-of-N.json`, in exact JSON), which
- * `difftry merge` adds up into the page and the CSV of the whole run.
+ * The file a shard of the call-graph validation (scripts/validate-calls.ts)
+ * writes with `--shard I/N --out DIR` (`validate-calls.shard-I-of-N.json`), which
+ * `difftry merge` adds up into the page and the CSV.
  */
-export interface CallValidationShardDocument {
-  readonly command: 'validate-calls';
-  readonly shard: Shard;
-  /** What every shard of one run shares; `difftry merge` refuses shards that differ in any. */
-  readonly run: {
-    /** The code measured (`sourceRevision`). */
-    readonly revision: string;
-    /** sha-256 of every case of the run (ids, networks, run lengths), first 16 hex digits. */
-    readonly cases: string;
-    readonly caseCount: number;
-  };
-  /** The shard's cases, analysed and simulated, with the events its runs processed. */
-  readonly outcomes: readonly Outcome[];
-  readonly events: number;
-  /** The shard's own wall-clock seconds and load averages. */
-  readonly context: CallValidationContext;
-}
+export type CallValidationShardDocument = ValidationShardDocument<'validate-calls', Outcome>;
 
-/** The first 16 hex digits of the sha-256 of the cases: two runs, the same cases. */
-export function casesDigest(cases: readonly Case[]): string {
-  return itemsDigest(cases);
-}
-
-/** The document a shard writes, from the cases it ran. */
+/** The document a shard writes, from every case of the run (`cases`) and its part of them. */
 export function callValidationShardDocument(
   shard: Shard,
   cases: readonly Case[],
   run: CallValidationRun,
   context: CallValidationContext,
 ): CallValidationShardDocument {
-  return {
-    command: 'validate-calls',
-    shard,
-    run: { revision: context.revision, cases: casesDigest(cases), caseCount: cases.length },
-    outcomes: run.outcomes,
-    events: run.events,
-    context,
-  };
+  return validationShardDocument('validate-calls', shard, cases, run, context);
 }
 
 /**
@@ -62,7 +38,10 @@ export function mergeCallValidationShards(shards: readonly CallValidationShardDo
   return mergeValidationShards(shards);
 }
 
-/** Whether `document` (read from a shard file) has the shape of a {@link CallValidationShardDocument}. */
+/**
+ * Whether `document` (read from a shard file) has the shape of a
+ * {@link CallValidationShardDocument}.
+ */
 export function isCallValidationShardDocument(
   document: unknown,
 ): document is CallValidationShardDocument {

@@ -3,6 +3,8 @@
  * its outcomes, the simulation events they took, and the wall-clock context of its own run —
  * and how `difftry merge` puts the parts of every shard back into one run.
  */
+import { itemsDigest } from '../shard/itemsDigest.js';
+import type { Shard } from '../shard/shard.js';
 import type { ValidationRunContext } from './validationFigures.js';
 
 /** One shard's part of a validation run. */
@@ -13,6 +15,42 @@ export interface ValidationShardPart<O> {
   readonly events: number;
   /** The shard's own wall-clock seconds and load averages. */
   readonly context: ValidationRunContext;
+}
+
+/**
+ * The file a shard of a validation writes (`--shard I/N --out DIR`:
+ * `COMMAND.shard-I-of-N.json`, in exact JSON), which `difftry merge` adds up into the page and
+ * the CSV of the whole run.
+ */
+export interface ValidationShardDocument<Command extends string, O> extends ValidationShardPart<O> {
+  readonly command: Command;
+  readonly shard: Shard;
+  /** What every shard of one run shares; `difftry merge` refuses shards that differ in any. */
+  readonly run: {
+    /** The code measured (`sourceRevision`). */
+    readonly revision: string;
+    /** sha-256 of every case of the run (ids, networks, parameters), first 16 hex digits. */
+    readonly cases: string;
+    readonly caseCount: number;
+  };
+}
+
+/** The document a shard of `command` writes, from every case of the run and its part of them. */
+export function validationShardDocument<Command extends string, O>(
+  command: Command,
+  shard: Shard,
+  cases: readonly unknown[],
+  part: { readonly outcomes: readonly O[]; readonly events: number },
+  context: ValidationRunContext,
+): ValidationShardDocument<Command, O> {
+  return {
+    command,
+    shard,
+    run: { revision: context.revision, cases: itemsDigest(cases), caseCount: cases.length },
+    outcomes: part.outcomes,
+    events: part.events,
+    context,
+  };
 }
 
 /**
