@@ -43,6 +43,9 @@ export const NO_TIMEOUT = Number.POSITIVE_INFINITY;
 
 const TIMEOUT: AttemptOutcome = Object.freeze({ kind: 'timeout' });
 
+/** The decision for an attempt whose timeout was the deadline's rest, and which timed out. */
+const DEADLINE_REACHED: RetryDecision = Object.freeze({ retry: false, reason: 'deadline' });
+
 /** The policy of an idle tracker, before its first `begin`: never asked. */
 const IDLE_POLICY = Object.freeze({}) as RetryPolicy;
 
@@ -228,17 +231,23 @@ export class CallTracker {
     const retryable = policy.isRetryable(outcome);
     if (retryable) budget?.attemptFailed(className, policy.clock());
     this.emit('failure', attempt + 1, outcome, undefined, undefined, error);
+    // An attempt cut to the deadline's rest that timed out has spent the deadline, whatever
+    // the clock reads: a timer may fire a millisecond or more before the clock passes the
+    // deadline (Node's timers run on the event loop's cached time), and a retry then would be
+    // sent with next to no time left.
     const decision =
-      attempt >= this.retryLimit && retryable
-        ? this.callLimitDecision(outcome)
-        : policy.decide({
-            className,
-            retries: attempt,
-            outcome,
-            method: this.method,
-            deadlineMs: this.deadlineMs,
-            previousDelayMs: this.previousDelayMs,
-          });
+      this.cutByDeadline && outcome.kind === 'timeout'
+        ? DEADLINE_REACHED
+        : attempt >= this.retryLimit && retryable
+          ? this.callLimitDecision(outcome)
+          : policy.decide({
+              className,
+              retries: attempt,
+              outcome,
+              method: this.method,
+              deadlineMs: this.deadlineMs,
+              previousDelayMs: this.previousDelayMs,
+            });
     if (!decision.retry) {
       this.emit('giveUp', attempt + 1, outcome, undefined, decision.reason, error);
       this.end();

@@ -177,6 +177,19 @@ describe('CallTracker', () => {
     expect(h.observed).toEqual([['timeout', 100]]);
   });
 
+  it('ends the call when an attempt cut to the deadline times out, though its timer fired early', () => {
+    const h = harness();
+    h.begin({ deadlineMs: 1_060 });
+    expect(h.tracker.startAttempt()).toBe(60); // the deadline's rest: no strategy of its own
+    // The timer runs on the event loop's cached time: under load it fires short of the deadline,
+    // here by 15 ms, more than the 10 ms backoff.
+    h.advance(45);
+    expect(h.tracker.attemptEnded(TIMEOUT)).toEqual({ retry: false, reason: 'deadline' });
+    expect(h.tracker.open).toBe(false);
+    expect(kinds(h.events).at(-1)).toEqual(['giveUp', 1, 'deadline']);
+    expect(h.asked).toEqual([]); // the policy is not asked: the deadline decides
+  });
+
   it('gives up before an attempt once the deadline is spent: no attempt, the retry given back', () => {
     const h = harness();
     h.begin({ deadlineMs: 1_015 });
