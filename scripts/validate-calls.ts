@@ -37,7 +37,12 @@ import {
 import { runCallValidation } from '../src/experiments/callValidation/runCallValidation.js';
 import { sourceRevision } from '../src/experiments/provenance/sourceRevision.js';
 import { toExactJson } from '../src/experiments/shard/exactJson.js';
-import { parseShard, rangeText, shardRange, shardTag } from '../src/experiments/shard/shard.js';
+import {
+  parseShard,
+  rangeText,
+  shardFileName,
+  shardRange,
+} from '../src/experiments/shard/shard.js';
 
 const { values: args } = parseArgs({
   options: { shard: { type: 'string' }, out: { type: 'string' } },
@@ -68,7 +73,7 @@ const context = { revision, seconds, loadAtStart, loadAtEnd };
 if (shard !== undefined) {
   const out = args.out ?? '.';
   mkdirSync(out, { recursive: true });
-  const path = join(out, `validate-calls.${shardTag(shard)}.json`);
+  const path = join(out, shardFileName('validate-calls', shard));
   writeFileSync(path, `${toExactJson(callValidationShardDocument(shard, cases, run, context))}\n`);
   process.stderr.write(
     `shard ${shard.index} of ${shard.count}: ${rangeText(range, cases.length, 'case')}; ` +

@@ -27,7 +27,12 @@ import { networkValidationShardDocument } from '../src/experiments/networkValida
 import { runNetworkValidation } from '../src/experiments/networkValidation/runNetworkValidation.js';
 import { sourceRevision } from '../src/experiments/provenance/sourceRevision.js';
 import { toExactJson } from '../src/experiments/shard/exactJson.js';
-import { parseShard, rangeText, shardRange, shardTag } from '../src/experiments/shard/shard.js';
+import {
+  parseShard,
+  rangeText,
+  shardFileName,
+  shardRange,
+} from '../src/experiments/shard/shard.js';
 import { fixed } from '../src/report/numberFormat.js';
 
 const { values: args } = parseArgs({
@@ -57,7 +62,7 @@ const seconds = (performance.now() - started) / 1000;
 if (shard !== undefined) {
   const out = args.out ?? '.';
   mkdirSync(out, { recursive: true });
-  const path = join(out, `validate-networks.${shardTag(shard)}.json`);
+  const path = join(out, shardFileName('validate-networks', shard));
   const document = networkValidationShardDocument(shard, cases, run, { revision, seconds });
   writeFileSync(path, `${toExactJson(document)}\n`);
   process.stderr.write(

@@ -27,7 +27,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sourceRevision } from '../src/experiments/provenance/sourceRevision.js';
 import { toExactJson } from '../src/experiments/shard/exactJson.js';
-import { parseShard, rangeText, shardRange, shardTag } from '../src/experiments/shard/shard.js';
+import {
+  parseShard,
+  rangeText,
+  shardFileName,
+  shardRange,
+} from '../src/experiments/shard/shard.js';
 import { runTimeoutValidation } from '../src/experiments/timeoutValidation/runTimeoutValidation.js';
 import {
   GROUPS,
@@ -72,7 +77,7 @@ const context = { revision, seconds, loadAtStart, loadAtEnd };
 if (shard !== undefined) {
   const out = args.out ?? '.';
   mkdirSync(out, { recursive: true });
-  const path = join(out, `validate-timeouts-model.${shardTag(shard)}.json`);
+  const path = join(out, shardFileName('validate-timeouts-model', shard));
   writeFileSync(
     path,
     `${toExactJson(timeoutValidationShardDocument(shard, cases, run, context))}\n`,

@@ -13,7 +13,7 @@ import {
   mergeNetworkValidationShards,
 } from '../experiments/networkValidation/networkValidationShard.js';
 import { fromExactJson } from '../experiments/shard/exactJson.js';
-import { type Shard, shardOfTag } from '../experiments/shard/shard.js';
+import { type Shard, shardOfDocument, shardOfTag } from '../experiments/shard/shard.js';
 import { wholeRun } from '../experiments/shard/shardSet.js';
 import { timeoutValidationCsv } from '../experiments/timeoutValidation/timeoutValidationCsv.js';
 import { timeoutValidationMarkdown } from '../experiments/timeoutValidation/timeoutValidationMarkdown.js';
@@ -62,18 +62,13 @@ interface ShardedCommand {
 const COMMANDS: Readonly<Record<string, ShardedCommand>> = {
   'verify-uniqueness': {
     read: (d) => {
-      const document = d as {
-        shard?: { index?: unknown; count?: unknown };
-        counterexamples?: unknown;
-      } | null;
+      const shard = shardOfDocument(d);
       if (
-        typeof document?.shard?.index !== 'number' ||
-        typeof document.shard.count !== 'number' ||
-        !Array.isArray(document.counterexamples)
+        shard === undefined ||
+        !Array.isArray((d as { counterexamples?: unknown }).counterexamples)
       ) {
         return undefined;
       }
-      const shard = document.shard as Shard;
       return { shard, run: uniquenessRun(d as Parameters<typeof uniquenessRun>[0]) };
     },
     output: async (documents, options, dirs) =>

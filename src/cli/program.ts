@@ -24,8 +24,6 @@ import { registerXdsCommand } from './xdsCommand.js';
 /** Exit code for bad input of every kind: a bad file, option or argument. */
 export { EXIT_BAD_INPUT } from './exitCodes.js';
 
-/** The package's version, from the package.json beside `src/` and `dist/`. */
-
 /**
  * Every command, in the order `difftry --help` lists them. Each file registers its own command
  * the same way: its flags (parsed and checked by commander), then a call to the command's

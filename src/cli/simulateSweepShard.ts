@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { NetworkSpec } from '../config/schema.js';
 import { toExactJson } from '../experiments/shard/exactJson.js';
-import { rangeText, type Shard, shardRange, shardTag } from '../experiments/shard/shard.js';
+import { rangeText, type Shard, shardFileName, shardRange } from '../experiments/shard/shard.js';
 import type { TimeoutStrategyDescription } from '../policy/timeouts/createTimeoutStrategy.js';
 import type { CommandOutput } from './CommandOutput.js';
 import { makeOutputDirectory, writeOutputFiles } from './outputPath.js';
@@ -33,7 +33,7 @@ export async function simulateSweepShard(
     { version: packageVersion(), network, retries: options.retries, values: sweep.values },
     run,
   );
-  const path = join(out, `simulate.${shardTag(shard)}.json`);
+  const path = join(out, shardFileName('simulate', shard));
   await writeOutputFiles([{ path, text: `${toExactJson(document, 2)}\n` }], '--out');
   const output = await sweepOutput(run, { json: options.json });
   return {

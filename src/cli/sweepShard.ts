@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { NetworkSpec } from '../config/schema.js';
-import type { Shard } from '../experiments/shard/shard.js';
+import { jsonDigest } from '../experiments/shard/jsonDigest.js';
+import { type Shard, shardOfDocument } from '../experiments/shard/shard.js';
 import type { SweepRun } from './simulateSweep.js';
 
 /**
@@ -32,11 +32,6 @@ export interface SweepShardDocument {
   readonly result: SweepRun;
 }
 
-/** The first 16 hex digits of the sha-256 of the network as read: two files, one network. */
-export function networkDigest(network: NetworkSpec): string {
-  return createHash('sha256').update(JSON.stringify(network)).digest('hex').slice(0, 16);
-}
-
 /** The document a shard writes, from the part of the sweep it ran. */
 export function sweepShardDocument(
   shard: Shard,
@@ -53,7 +48,7 @@ export function sweepShardDocument(
     shard,
     run: {
       version: identity.version,
-      network: networkDigest(identity.network),
+      network: jsonDigest(identity.network),
       retries: identity.retries ?? null,
       parameter: result.parameter,
       values: identity.values,
@@ -91,8 +86,7 @@ export function isSweepShardDocument(document: unknown): document is SweepShardD
     typeof d === 'object' &&
     d !== null &&
     d.command === 'simulate' &&
-    typeof d.shard?.index === 'number' &&
-    typeof d.shard.count === 'number' &&
+    shardOfDocument(d) !== undefined &&
     typeof d.run === 'object' &&
     d.run !== null &&
     typeof d.result === 'object' &&

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import { shardRange, shardTag } from '../experiments/shard/shard.js';
+import { shardFileName, shardRange } from '../experiments/shard/shard.js';
 import {
   runUniquenessCheck,
   type UniquenessRun,
@@ -200,7 +200,7 @@ export async function verifyUniquenessCommand(
     await writeOutputFiles(
       [
         {
-          path: join(options.out ?? '.', `verify-uniqueness.${shardTag(shard)}.json`),
+          path: join(options.out ?? '.', shardFileName('verify-uniqueness', shard)),
           text: `${JSON.stringify(document, null, 2)}\n`,
         },
       ],

@@ -1,6 +1,9 @@
-import { itemsDigest } from '../shard/itemsDigest.js';
 import { type Shard, shardRange } from '../shard/shard.js';
-import { isValidationShard } from '../simulation/validationShards.js';
+import {
+  isValidationShard,
+  type ValidationRunIdentity,
+  validationRunIdentity,
+} from '../simulation/validationShards.js';
 import type { Case } from './networkValidationCases.js';
 import type { NetworkValidationRun, Row } from './runNetworkValidation.js';
 
@@ -15,14 +18,7 @@ export type ShardRow = Omit<Row, 'c'> & { readonly case: number };
 export interface NetworkValidationShardDocument {
   readonly command: 'validate-networks';
   readonly shard: Shard;
-  /** What every shard of one run shares; `difftry merge` refuses shards that differ in any. */
-  readonly run: {
-    /** The code measured (`sourceRevision`). */
-    readonly revision: string;
-    /** sha-256 of every case of the run (ids, networks, retry delays), first 16 hex digits. */
-    readonly cases: string;
-    readonly caseCount: number;
-  };
+  readonly run: ValidationRunIdentity;
   /** The shard's cases, in the run's order (the report counts them by group). */
   readonly cases: readonly Case[];
   /** Their rows, analysed and simulated, and the events the shard's runs processed. */
@@ -47,7 +43,7 @@ export function networkValidationShardDocument(
   return {
     command: 'validate-networks',
     shard,
-    run: { revision: context.revision, cases: itemsDigest(cases), caseCount: cases.length },
+    run: validationRunIdentity(context.revision, cases),
     cases: mine,
     rows: run.rows.map(({ c, ...row }) => {
       const place = mine.indexOf(c);

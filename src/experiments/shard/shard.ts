@@ -51,6 +51,22 @@ export function shardTag(shard: Shard): string {
   return `shard-${shard.index}-of-${shard.count}`;
 }
 
+/**
+ * The file a shard of `command` writes its result to: `simulate.shard-2-of-8.json`, which
+ * `difftry merge` finds by that name.
+ */
+export function shardFileName(command: string, shard: Shard): string {
+  return `${command}.${shardTag(shard)}.json`;
+}
+
+/** The `shard` a shard's document (read from its file) says it is, or undefined. */
+export function shardOfDocument(document: unknown): Shard | undefined {
+  const shard = (document as { shard?: { index?: unknown; count?: unknown } } | null)?.shard;
+  return typeof shard?.index === 'number' && typeof shard.count === 'number'
+    ? { index: shard.index, count: shard.count }
+    : undefined;
+}
+
 /** Reads a {@link shardTag} back from a file name, or undefined. */
 export function shardOfTag(name: string): Shard | undefined {
   const match = /shard-(\d+)-of-(\d+)/.exec(name);

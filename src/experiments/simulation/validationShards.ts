@@ -3,8 +3,8 @@
  * its outcomes, the simulation events they took, and the wall-clock context of its own run —
  * and how `difftry merge` puts the parts of every shard back into one run.
  */
-import { itemsDigest } from '../shard/itemsDigest.js';
-import type { Shard } from '../shard/shard.js';
+import { jsonDigest } from '../shard/jsonDigest.js';
+import { type Shard, shardOfDocument } from '../shard/shard.js';
 import type { ValidationRunContext } from './validationFigures.js';
 
 /** One shard's part of a validation run. */
@@ -25,14 +25,27 @@ export interface ValidationShardPart<O> {
 export interface ValidationShardDocument<Command extends string, O> extends ValidationShardPart<O> {
   readonly command: Command;
   readonly shard: Shard;
-  /** What every shard of one run shares; `difftry merge` refuses shards that differ in any. */
-  readonly run: {
-    /** The code measured (`sourceRevision`). */
-    readonly revision: string;
-    /** sha-256 of every case of the run (ids, networks, parameters), first 16 hex digits. */
-    readonly cases: string;
-    readonly caseCount: number;
-  };
+  readonly run: ValidationRunIdentity;
+}
+
+/**
+ * What every shard of one validation run shares; `difftry merge` refuses shards that differ in
+ * any. (A type, not an interface: `difftry merge` reads it as a record of fields.)
+ */
+export type ValidationRunIdentity = {
+  /** The code measured (`sourceRevision`). */
+  readonly revision: string;
+  /** sha-256 of every case of the run (ids, networks, parameters), first 16 hex digits. */
+  readonly cases: string;
+  readonly caseCount: number;
+};
+
+/** The {@link ValidationRunIdentity} of a run of `cases` on the code at `revision`. */
+export function validationRunIdentity(
+  revision: string,
+  cases: readonly unknown[],
+): ValidationRunIdentity {
+  return { revision, cases: jsonDigest(cases), caseCount: cases.length };
 }
 
 /** The document a shard of `command` writes, from every case of the run and its part of them. */
@@ -46,7 +59,7 @@ export function validationShardDocument<Command extends string, O>(
   return {
     command,
     shard,
-    run: { revision: context.revision, cases: itemsDigest(cases), caseCount: cases.length },
+    run: validationRunIdentity(context.revision, cases),
     outcomes: part.outcomes,
     events: part.events,
     context,
@@ -87,18 +100,10 @@ export function isValidationShard(
   command: string,
   fields: Readonly<Record<string, 'array' | 'number'>>,
 ): boolean {
-  const d = document as {
-    command?: unknown;
-    shard?: { index?: unknown; count?: unknown };
-    run?: unknown;
-    [field: string]: unknown;
-  } | null;
+  const d = document as { command?: unknown; run?: unknown; [field: string]: unknown } | null;
   if (
-    typeof d !== 'object' ||
-    d === null ||
-    d.command !== command ||
-    typeof d.shard?.index !== 'number' ||
-    typeof d.shard.count !== 'number' ||
+    shardOfDocument(d) === undefined ||
+    d?.command !== command ||
     typeof d.run !== 'object' ||
     d.run === null
   ) {
