@@ -22,6 +22,7 @@ import type { RetryPolicy, RetryPolicyOptions } from '../policy/retry/RetryPolic
 import type { TimeoutStrategy } from '../policy/timeouts/TimeoutStrategy.js';
 import { resolvePolicy } from './adapter.js';
 import { currentContext } from './context.js';
+import { soonest } from './retry.js';
 import { eventSink, type RetryListeners } from './retryEvents.js';
 import { grpcAttempt, traceHeaders } from './telemetry/attemptDescriptions.js';
 import {
@@ -179,11 +180,6 @@ function classOf(
 ): string {
   const [value] = metadata.get(policy.header);
   return policy.classify(value === undefined ? contextClass : value.toString());
-}
-
-/** The sooner of two absolute deadlines, either of which may be missing. */
-function soonest(a: number | undefined, b: number | undefined): number | undefined {
-  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }
 
 /** The absolute deadline (ms since the epoch) of grpc-js call options, if finite. */

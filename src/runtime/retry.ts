@@ -150,8 +150,8 @@ export function executeRetry<T>(
   return runCall(tracker, fn, options, call, deadlineMs, settings?.context ?? true);
 }
 
-/** The sooner of two absolute deadlines, either of which may be missing. */
-function soonest(a: number | undefined, b: number | undefined): number | undefined {
+/** The sooner of two deadlines (or times), either of which may be missing. */
+export function soonest(a: number | undefined, b: number | undefined): number | undefined {
   return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }
 

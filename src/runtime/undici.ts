@@ -10,8 +10,9 @@ import {
 import { currentContext } from './context.js';
 import { SplitHeaders } from './dispatchHeaders.js';
 import { parseRemainingMs } from './remainingTime.js';
+import { soonest } from './retry.js';
 import { eventSink } from './retryEvents.js';
-import { callDeadlineMs, Exchange, type InterceptorSettings } from './undiciExchange.js';
+import { Exchange, type InterceptorSettings } from './undiciExchange.js';
 
 /** Options of {@link difftryInterceptor}: a policy (or its options) and the adapter's settings. */
 export type DifftryInterceptorOptions = PolicySource &
@@ -88,7 +89,9 @@ export function difftryInterceptor(
     headers[policy.header] = className;
     const outbound: Dispatcher.DispatchOptions = { ...opts, headers };
     if (opts.upgrade || opts.method === 'CONNECT') return dispatch(outbound, handler);
-    const deadlineMs = callDeadlineMs(options.deadlineMs, parseRemainingMs(split.deadlineValue));
+    // The call's own time (ms from now): the sooner of the adapter's and the caller's (its
+    // deadline header); the exchange cuts it to the request context's deadline too.
+    const deadlineMs = soonest(options.deadlineMs, parseRemainingMs(split.deadlineValue));
     return new Exchange(settings, dispatch, handler, outbound).start(
       className,
       context,

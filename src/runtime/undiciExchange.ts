@@ -8,6 +8,7 @@ import { type AdapterOptions, responseOutcome } from './adapter.js';
 import type { RequestContext } from './context.js';
 import { AttemptTimeoutError, errorCode } from './errors.js';
 import { formatRemainingMs } from './remainingTime.js';
+import { soonest } from './retry.js';
 import { adapterTelemetry, httpAttempt, traceHeaders } from './telemetry/attemptDescriptions.js';
 import { type CallTelemetry, callTelemetry } from './telemetry/CallTelemetry.js';
 import { ExchangeController } from './undiciController.js';
@@ -36,30 +37,6 @@ export interface InterceptorSettings {
 }
 
 /**
- * The call's own time (ms from now): the sooner of the adapter's and the caller's (its deadline
- * header). The call is cut to the request context's deadline too, as by every executor.
- */
-export function callDeadlineMs(
-  adapterMs: number | undefined,
-  callerMs: number | undefined,
-): number | undefined {
-  return callerMs !== undefined && (adapterMs === undefined || callerMs < adapterMs)
-    ? callerMs
-    : adapterMs;
-}
-
-/** The sooner of two absolute deadlines, either of which may be missing. */
-function soonest(a: number | undefined, b: number | undefined): number | undefined {
-  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
-}
-
-/**
- * Where the executor of a call is: an attempt in flight (`attempt`), a response held for the
- * policy's decision (`deciding`), waiting to send the next attempt (`waiting`), or over (`done`).
- */
-type Step = 'attempt' | 'deciding' | 'waiting' | 'done';
-
-/**
  * One call through the interceptor: the handler's side, and the executor of its attempts. The
  * executor takes the steps of `retry()`'s (`runCall` in retry.ts) in the same order, with the
  * same calls to the tracker, the telemetry and the listeners: each attempt's timeout comes from
@@ -72,12 +49,10 @@ export class Exchange {
   readonly controller: ExchangeController;
   #tracker: CallTracker | undefined;
   #telemetry: CallTelemetry<Attempt> | undefined;
-  /** Whether each attempt carries the trace headers (a provider is registered or given). */
-  #traced = false;
   #deadlineMs: number | undefined;
-  #step: Step = 'attempt';
-  /** The attempt in flight, or the last one. */
+  /** The attempt in flight (until it is settled), or the last one. */
   #current: Attempt | undefined;
+  /** The timer of the wait before the next attempt, while it runs. */
   #waitTimer: ReturnType<typeof setTimeout> | undefined;
   /** Whether the handler has had the call's end (normal or an error). */
   #finished = false;
@@ -108,7 +83,8 @@ export class Exchange {
 
   /**
    * Begins the call and sends its first attempt (synchronously, so that its back-pressure answer
-   * is returned). `deadlineMs`: the call's own time, ms from now, if any.
+   * is returned). `className`: as the policy resolved it; `deadlineMs`: the call's own time, ms
+   * from now, if any.
    */
   start(
     className: string,
@@ -138,7 +114,7 @@ export class Exchange {
         context?.deadlineMs,
       );
       if (this.#aborted) throw this.#reason;
-      tracker = new CallTracker(policy, policy.classify(className), {
+      tracker = new CallTracker(policy, className, {
         method: opts.method,
         deadlineMs: this.#deadlineMs,
         retryLimit: replayable ? undefined : 0,
@@ -150,10 +126,7 @@ export class Exchange {
       return this.#ready;
     }
     this.#tracker = tracker;
-    if (description !== false) {
-      this.#traced = true;
-      this.#telemetry = callTelemetry(tracker.className, description);
-    }
+    if (description !== false) this.#telemetry = callTelemetry(tracker.className, description);
     this.#nextAttempt();
     return this.#ready;
   }
@@ -196,13 +169,12 @@ export class Exchange {
     }
     const attempt = new Attempt(this);
     this.#current = attempt;
-    this.#step = 'attempt';
     if (timeoutMs !== undefined) attempt.timer = setTimeout(expire, timeoutMs, attempt, timeoutMs);
     try {
       const opts = this.opts;
       const deadlineHeader = this.settings.deadlineHeader;
       const deadlineMs = this.#deadlineMs;
-      const traced = this.#traced ? traceHeaders() : undefined;
+      const traced = this.#telemetry === undefined ? undefined : traceHeaders();
       const sent =
         (deadlineHeader === undefined || deadlineMs === undefined) && traced === undefined
           ? opts
@@ -235,7 +207,6 @@ export class Exchange {
     }
     // A response held (paused) is decided on a later microtask, outside undici's callback, as a
     // retried one is then resumed or aborted.
-    this.#step = 'deciding';
     queueMicrotask(() => this.#decide(attempt));
   }
 
@@ -300,7 +271,6 @@ export class Exchange {
         if (answered === undefined) {
           this.#close(error);
         } else {
-          this.#step = 'done';
           answered.forward();
         }
         return;
@@ -310,7 +280,6 @@ export class Exchange {
         this.#close(this.#reason);
         return;
       }
-      this.#step = 'waiting';
       if (decision.delayMs > 0) {
         this.#waitTimer = setTimeout(waited, decision.delayMs, this);
       } else {
@@ -333,7 +302,6 @@ export class Exchange {
    * the budget), and the handler has the error on a later microtask.
    */
   #close(error: unknown): void {
-    this.#step = 'done';
     this.#tracker?.abandon();
     queueMicrotask(() => this.fail(error));
   }
@@ -343,10 +311,10 @@ export class Exchange {
     this.#aborted = true;
     this.#reason = reason;
     const current = this.#current;
-    if (this.#step === 'attempt' && current !== undefined && !current.settled) {
+    if (current !== undefined && !current.settled) {
       // The attempt in flight is aborted (its request too, while no response has come).
       this.attemptAborted(current, reason);
-    } else if (this.#step === 'waiting' && this.#waitTimer !== undefined) {
+    } else if (this.#waitTimer !== undefined) {
       clearTimeout(this.#waitTimer);
       this.#waitTimer = undefined;
       this.#close(reason);
@@ -557,6 +525,6 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
   return Array.isArray(value) ? value[0] : value;
 }
 
-export function toError(value: unknown): Error {
+function toError(value: unknown): Error {
   return value instanceof Error ? value : new Error(String(value), { cause: value });
 }

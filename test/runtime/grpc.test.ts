@@ -7,6 +7,7 @@ import {
   type RetryEvent,
   retryPolicy,
 } from '../../src/runtime/grpc.js';
+import { jsonMethod } from './grpcJsonMethod.js';
 
 /** What a test asks the server to do with one call, keyed so each test has its own counter. */
 interface Script {
@@ -22,23 +23,10 @@ interface Script {
   readonly slowAttempts?: number;
 }
 
-const json = {
-  serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
-  deserialize: (bytes: Buffer) => JSON.parse(bytes.toString()),
-};
-const method = (path: string, requestStream: boolean, responseStream: boolean) => ({
-  path: `/difftry.test.Scripted/${path}`,
-  requestStream,
-  responseStream,
-  requestSerialize: json.serialize,
-  requestDeserialize: json.deserialize,
-  responseSerialize: json.serialize,
-  responseDeserialize: json.deserialize,
-});
 const definition = {
-  call: method('Call', false, false),
-  collect: method('Collect', true, false),
-  watch: method('Watch', false, true),
+  call: jsonMethod('/difftry.test.Scripted/Call', false, false),
+  collect: jsonMethod('/difftry.test.Scripted/Collect', true, false),
+  watch: jsonMethod('/difftry.test.Scripted/Watch', false, true),
 } satisfies grpc.ServiceDefinition;
 const ScriptedClient = grpc.makeGenericClientConstructor(definition, 'Scripted');
 

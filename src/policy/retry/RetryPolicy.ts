@@ -227,23 +227,21 @@ export function retryPolicy(options: RetryPolicyOptions): RetryPolicy {
   const grpcCodes = new Set(options.retryOn?.grpcCodes ?? DEFAULT_GRPC_RETRY_CODES);
   const retryTimeouts = options.retryOn?.timeouts ?? true;
   const methods = new Set((options.methods ?? IDEMPOTENT_METHODS).map((m) => m.toUpperCase()));
-  const backoffs = new Map<string, Backoff>(
-    table.names.map((name) => [
-      name,
-      createBackoff(table.get(name).backoff ?? options.backoff ?? DEFAULT_BACKOFF, random),
-    ]),
-  );
-  const budget = options.budget;
   /**
    * Per declared class: its name, options and backoff, so that `decide` (the simulator calls it
    * for every rejected attempt) finds them with one lookup instead of three.
    */
   const perClass = new Map<string, ClassEntry>(
-    table.names.map((name) => [
-      name,
-      { name, options: table.get(name), backoff: backoffs.get(name) as Backoff },
-    ]),
+    table.names.map((name) => {
+      const classOptions = table.get(name);
+      const backoff = createBackoff(
+        classOptions.backoff ?? options.backoff ?? DEFAULT_BACKOFF,
+        random,
+      );
+      return [name, { name, options: classOptions, backoff }];
+    }),
   );
+  const budget = options.budget;
 
   const isRetryable = (outcome: AttemptOutcome): boolean => {
     switch (outcome.kind) {
@@ -276,7 +274,7 @@ export function retryPolicy(options: RetryPolicyOptions): RetryPolicy {
     classify: (value) => table.resolve(value),
     retryLimit: (name) => table.get(table.resolve(name)).retries,
     timeoutMs: (name) => table.get(table.resolve(name)).timeoutMs ?? options.timeoutMs,
-    backoff: (name) => backoffs.get(table.resolve(name)) as Backoff,
+    backoff: (name) => (perClass.get(table.resolve(name)) as ClassEntry).backoff,
     isRetryable,
     decide(context) {
       const { outcome } = context;
