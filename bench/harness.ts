@@ -50,3 +50,42 @@ export function medianMillis(fn: () => unknown, minRuns: number, minMs: number):
   }
   return median(samples);
 }
+
+/** What one run of a simulation case gives: its events and a checksum of its figures. */
+export interface EventRun {
+  readonly events: number;
+  readonly checksum: number;
+}
+
+/**
+ * Median events per second and median wall time (ms) of each case over `rounds` rounds, after
+ * one untimed warm-up run of each, beside that warm-up run's result. A round runs every case
+ * once, so a burst of load from other processes falls on all of them and the ratios stay fair.
+ * Every run must give the warm-up's checksum and some events, so no work can be skipped.
+ */
+export function interleavedEventRates<R extends EventRun>(
+  cases: readonly (readonly [string, () => R])[],
+  rounds: number,
+): { readonly reference: R; readonly eventsPerSecond: number; readonly milliseconds: number }[] {
+  const references = cases.map(([, work]) => work());
+  const rates: number[][] = cases.map(() => []);
+  const times: number[][] = cases.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    cases.forEach(([name, work], c) => {
+      const start = process.hrtime.bigint();
+      const { events, checksum } = work();
+      const nanos = Number(process.hrtime.bigint() - start);
+      const reference = references[c] as R;
+      if (!(events > 0) || !Number.isFinite(checksum) || checksum !== reference.checksum) {
+        throw new Error(`${name}: bad result (events ${events}, checksum ${checksum})`);
+      }
+      rates[c]?.push(events / (nanos / 1e9));
+      times[c]?.push(nanos / 1e6);
+    });
+  }
+  return references.map((reference, c) => ({
+    reference,
+    eventsPerSecond: median(rates[c] as number[]),
+    milliseconds: median(times[c] as number[]),
+  }));
+}

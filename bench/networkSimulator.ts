@@ -18,7 +18,7 @@ import type { NetworkModel } from '../src/model/network/NetworkModel.js';
 import { simulateNetwork } from '../src/sim/network/simulateNetwork.js';
 import type { SingleServiceConfig } from '../src/sim/SingleServiceConfig.js';
 import { simulateSingleService } from '../src/sim/singleService.js';
-import { median } from './harness.js';
+import { interleavedEventRates } from './harness.js';
 
 /** Timed rounds, after one untimed warm-up run of each case; medians are reported. */
 const REPETITIONS = 7;
@@ -110,36 +110,17 @@ function singleService(): Measurement {
   };
 }
 
-/**
- * Median events per second and median wall time of each case over REPETITIONS rounds, after one
- * untimed warm-up run of each. A round runs every case once, so a burst of load from other
- * processes falls on all of them and the ratios stay fair.
- */
+/** Median events per second and wall time of each case (see {@link interleavedEventRates}). */
 function measureAll(cases: readonly (readonly [string, () => Measurement])[]): Timed[] {
-  const references = cases.map(([, work]) => work());
-  const rates: number[][] = cases.map(() => []);
-  const times: number[][] = cases.map(() => []);
-  for (let round = 0; round < REPETITIONS; round++) {
-    cases.forEach(([name, work], c) => {
-      const start = process.hrtime.bigint();
-      const { events, checksum } = work();
-      const nanos = Number(process.hrtime.bigint() - start);
-      const reference = references[c] as Measurement;
-      // The same inputs must give the same answer every time, and some work must have been done.
-      if (!(events > 0) || !Number.isFinite(checksum) || checksum !== reference.checksum) {
-        throw new Error(`${name}: bad result (events ${events}, checksum ${checksum})`);
-      }
-      rates[c]?.push(events / (nanos / 1e9));
-      times[c]?.push(nanos / 1e6);
-    });
-  }
-  return references.map((reference, c) => ({
-    eventsPerSecond: median(rates[c] as number[]),
-    milliseconds: median(times[c] as number[]),
-    events: reference.events,
-    requests: reference.requests,
-    checksum: reference.checksum,
-  }));
+  return interleavedEventRates(cases, REPETITIONS).map(
+    ({ reference, eventsPerSecond, milliseconds }) => ({
+      eventsPerSecond,
+      milliseconds,
+      events: reference.events,
+      requests: reference.requests,
+      checksum: reference.checksum,
+    }),
+  );
 }
 
 /** Measures and prints the table. */

@@ -14,7 +14,7 @@ import { seededRandom } from '../src/model/random.js';
 import { EventQueue } from '../src/sim/engine/EventQueue.js';
 import type { SingleServiceConfig } from '../src/sim/SingleServiceConfig.js';
 import { simulateSingleService } from '../src/sim/singleService.js';
-import { median } from './harness.js';
+import { interleavedEventRates } from './harness.js';
 
 /** Timed repetitions per case; the median is reported. */
 const REPETITIONS = 7;
@@ -70,28 +70,10 @@ interface Timed {
   readonly checksum: number;
 }
 
-/**
- * Median events per second of each case over REPETITIONS rounds, after one untimed warm-up run
- * of each; a round runs every case once.
- */
+/** Median events per second of each case (see {@link interleavedEventRates}). */
 function measureAll(cases: readonly (readonly [string, () => Measurement])[]): Timed[] {
-  const references = cases.map(([, work]) => work());
-  const rates: number[][] = cases.map(() => []);
-  for (let round = 0; round < REPETITIONS; round++) {
-    cases.forEach(([name, work], c) => {
-      const start = process.hrtime.bigint();
-      const { events, checksum } = work();
-      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-      const reference = references[c] as Measurement;
-      // The same inputs must give the same answer every time, and some work must have been done.
-      if (!(events > 0) || !Number.isFinite(checksum) || checksum !== reference.checksum) {
-        throw new Error(`${name}: bad result (events ${events}, checksum ${checksum})`);
-      }
-      rates[c]?.push(events / seconds);
-    });
-  }
-  return references.map((reference, c) => ({
-    eventsPerSecond: median(rates[c] as number[]),
+  return interleavedEventRates(cases, REPETITIONS).map(({ reference, eventsPerSecond }) => ({
+    eventsPerSecond,
     checksum: reference.checksum,
   }));
 }

@@ -304,8 +304,9 @@ class SingleServiceRun {
         const retry = used + 1;
         this.retriesUsed[id] = retry;
         const meanMs = this.randomBackoffMeanMs[classIndex] as number;
-        // drawRetryDelay's `random` case, inline: the common backoff of the model's regime (the
-        // mean is > 0 there, NaN for other kinds).
+        // drawRetryDelay's `random` case, inlined for speed (the common backoff of the model's
+        // regime; the mean is > 0 there, NaN for other kinds). Keep the expression identical to
+        // drawRetryDelay's: the same draw, so the same results.
         const delayMs =
           meanMs > 0
             ? Math.min(-meanMs * Math.log1p(-this.random()), MAX_DELAY_MS)

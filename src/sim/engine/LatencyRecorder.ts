@@ -51,10 +51,7 @@ export class LatencyRecorder {
       this.histogram.recordValue(micros);
       return;
     }
-    // The histogram's index: bucket b = max(⌊log₂ v⌋ − 10, 0), sub-bucket ⌊v / 2^b⌋, index
-    // (b + 1)·2¹⁰ + (sub-bucket − 2¹⁰) = b·2¹⁰ + sub-bucket.
-    const bucket = Math.max(31 - Math.clz32(micros) - SUB_BUCKET_HALF_COUNT_MAGNITUDE, 0);
-    const index = (bucket << SUB_BUCKET_HALF_COUNT_MAGNITUDE) + (micros >>> bucket);
+    const index = indexOf(micros);
     if (index >= this.counts.length) this.grow(index);
     this.counts[index]++;
     if (index > this.highestIndex) this.highestIndex = index;
@@ -103,7 +100,10 @@ export class LatencyRecorder {
   }
 }
 
-/** The counts-array index of `micros` (< 2³¹). */
+/**
+ * The histogram's counts-array index of `micros` (< 2³¹): bucket b = max(⌊log₂ v⌋ − 10, 0),
+ * sub-bucket ⌊v / 2^b⌋, index (b + 1)·2¹⁰ + (sub-bucket − 2¹⁰) = b·2¹⁰ + sub-bucket.
+ */
 function indexOf(micros: number): number {
   const bucket = Math.max(31 - Math.clz32(micros) - SUB_BUCKET_HALF_COUNT_MAGNITUDE, 0);
   return (bucket << SUB_BUCKET_HALF_COUNT_MAGNITUDE) + (micros >>> bucket);

@@ -171,20 +171,16 @@ export class NetworkRun extends RequestSlots {
 
     this.schedule(this.windowEnd, WINDOW_END, 0);
     const { windowSeconds } = options;
-    const [end, inSystem] = [this.windowEnd, this.inSystem];
-    const virtualNow = () => this.now;
-    const scheduleBoundary = (at: number) => this.schedule(at, TALLY_BOUNDARY, 0);
     this.tally =
       windowSeconds === undefined
         ? undefined
         : new WindowTally({
-            clock: virtualNow,
-            scheduleBoundary,
+            scheduleBoundary: (at) => this.schedule(at, TALLY_BOUNDARY, 0),
             windowSeconds,
-            end,
+            end: this.windowEnd,
             classCount,
             serviceCount,
-            inSystem,
+            inSystem: this.inSystem,
           });
     for (let cell = 0; cell < cells; cell++) {
       if (this.meanInterarrival[cell] > 0) this.scheduleArrival(cell);
@@ -590,7 +586,7 @@ export class NetworkRun extends RequestSlots {
       endTime: this.now,
       ...(this.tally === undefined
         ? {}
-        : { windows: this.tally.windows(this.network, this.rates) }),
+        : { windows: this.tally.windows(this.now, this.network, this.rates) }),
     });
   }
 }

@@ -6,8 +6,6 @@ import type { ScheduledRates } from './scheduledRates.js';
 
 /** Options of {@link WindowTally}. */
 export interface WindowTallyOptions {
-  /** The run's virtual clock, seconds. */
-  readonly clock: () => number;
   /**
    * Schedules the tally's boundary event at a virtual time (seconds): the run calls
    * {@link WindowTally.boundary} when it comes.
@@ -54,7 +52,6 @@ interface ClosedWindow {
  * the same draws, in the same order, as one without.
  */
 export class WindowTally {
-  private readonly clock: () => number;
   private readonly scheduleBoundary: (atTime: number) => void;
   private readonly windowSeconds: number;
   private readonly end: number;
@@ -73,7 +70,6 @@ export class WindowTally {
         `windowSeconds should be a positive finite number of seconds, got ${windowSeconds}`,
       );
     }
-    this.clock = options.clock;
     this.scheduleBoundary = options.scheduleBoundary;
     this.windowSeconds = windowSeconds;
     this.end = end;
@@ -120,10 +116,15 @@ export class WindowTally {
 
   /**
    * The windows counted so far, with the figures of {@link SimulatedWindow}; a window still open
-   * (the run stopped at its end before its own event) is closed first.
+   * though `now` (the run's virtual time, seconds) has reached its end (the run stopped there
+   * before the window's own event) is closed first.
    */
-  windows(network: NetworkModel, rates: ScheduledRates | undefined): SimulatedWindow[] {
-    if (this.start < this.end && this.clock() >= this.boundaryAfter(this.start)) this.boundary();
+  windows(
+    now: number,
+    network: NetworkModel,
+    rates: ScheduledRates | undefined,
+  ): SimulatedWindow[] {
+    if (this.start < this.end && now >= this.boundaryAfter(this.start)) this.boundary();
     return this.closed.map((w) => this.figures(w, network, rates));
   }
 
