@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { described } from './fieldMeta.js';
 
 /** The OTLP protocols the sidecar exports spans with. */
-export const OTLP_PROTOCOLS = ['http/protobuf'] as const;
+const OTLP_PROTOCOLS = ['http/protobuf'] as const;
 
 const httpUrl = () =>
   described(

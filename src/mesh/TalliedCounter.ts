@@ -1,4 +1,4 @@
-import { Counter, type CounterConfiguration, type LabelValues } from 'prom-client';
+import { Counter, type LabelValues } from 'prom-client';
 
 /** The count of one label set of a {@link TalliedCounter}, kept in a plain number. */
 export interface Tally {
@@ -18,10 +18,6 @@ export interface Tally {
  */
 export class TalliedCounter<T extends string> extends Counter<T> {
   readonly #tallies: { readonly labels: LabelValues<T>; readonly tally: Tally }[] = [];
-
-  constructor(configuration: CounterConfiguration<T>) {
-    super(configuration);
-  }
 
   /** A tally of `labels` (declared label names only, checked here once). */
   tally(labels: LabelValues<T>): Tally {

@@ -1,4 +1,5 @@
 import type * as Api from '@opentelemetry/api';
+import type { BufferConfig, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { otlpTracesUrl, type TelemetryConfig } from '../config/telemetrySchema.js';
 import { loadApi, registeredOtel, type TelemetryProviders } from '../runtime/telemetry/otel.js';
 
@@ -24,33 +25,37 @@ export async function startSidecarTracing(
   config: TelemetryConfig,
   service: string,
 ): Promise<SidecarTracing> {
-  const api = requireApi();
-  const [
-    { NodeTracerProvider },
-    { BatchSpanProcessor },
-    { OTLPTraceExporter },
-    { resourceFromAttributes },
-  ] = await Promise.all([
-    import('@opentelemetry/sdk-trace-node'),
-    import('@opentelemetry/sdk-trace-base'),
-    import('@opentelemetry/exporter-trace-otlp-proto'),
-    import('@opentelemetry/resources'),
-  ]);
-  await registerContextAndPropagation(api);
+  requireApi();
+  const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-proto');
   const exporter = new OTLPTraceExporter({
     url: otlpTracesUrl(config.otlp.endpoint),
     ...(config.otlp.headers === undefined ? {} : { headers: config.otlp.headers }),
   });
+  return serviceTracing(config.serviceName ?? service, exporter);
+}
+
+/**
+ * Tracing with a tracer provider of its own (not registered globally): `service.name` `service`,
+ * its spans going in batches (`batch`, else the SDK's defaults) to `exporter`. The SDK is loaded
+ * only here, when asked for. Shutting it down exports what is left.
+ */
+export async function serviceTracing(
+  service: string,
+  exporter: SpanExporter,
+  batch?: BufferConfig,
+): Promise<SidecarTracing> {
+  const [{ NodeTracerProvider }, { BatchSpanProcessor }, { resourceFromAttributes }] =
+    await Promise.all([
+      import('@opentelemetry/sdk-trace-node'),
+      import('@opentelemetry/sdk-trace-base'),
+      import('@opentelemetry/resources'),
+    ]);
   const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': config.serviceName ?? service }),
-    spanProcessors: [new BatchSpanProcessor(exporter)],
+    resource: resourceFromAttributes({ 'service.name': service }),
+    spanProcessors: [new BatchSpanProcessor(exporter, batch)],
   });
-  return {
-    api,
-    tracer: provider.getTracer('difftry'),
-    providers: { tracerProvider: provider },
-    shutdown: () => provider.shutdown(),
-  };
+  const tracing = await hostSidecarTracing({ tracerProvider: provider });
+  return { ...tracing, shutdown: () => provider.shutdown() };
 }
 
 /** The sidecar's tracing with providers the host gives (the testbed, an application's own). */

@@ -176,7 +176,6 @@ export async function startTestbed(
     options.traces === undefined
       ? undefined
       : TestbedTracing.open(join(options.traces, TESTBED_TRACE_FILES.services));
-  const tracingOf = (service: string) => tracing?.of(service);
   const close = async () => {
     await Promise.allSettled([
       ingress?.close(),
@@ -273,8 +272,8 @@ export async function startTestbed(
         const children = childrenOf(programs.get(service.name) as CallProgram);
         if (children.length === 0) continue;
         const random = seededRandom(seed, 1 + count + i);
+        const serviceTracing = await tracing?.of(service.name);
         if (useSidecars) {
-          const serviceTracing = await tracingOf(service.name);
           const sidecar = await startSidecar(
             sidecarConfig(network, service.name, children, urlOf, header),
             {
@@ -292,7 +291,6 @@ export async function startTestbed(
           downstreams.push(downstream);
           service.useDownstream(downstream);
         } else {
-          const serviceTracing = await tracingOf(service.name);
           const downstream = directDownstream({
             targets: directTargets(children),
             classes: classBackoffs,

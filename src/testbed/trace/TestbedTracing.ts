@@ -1,8 +1,4 @@
-import type * as Api from '@opentelemetry/api';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { hostSidecarTracing, type SidecarTracing } from '../../mesh/sidecarTracing.js';
+import { type SidecarTracing, serviceTracing } from '../../mesh/sidecarTracing.js';
 import { OtlpJsonLinesFile } from './OtlpJsonLinesExporter.js';
 
 /**
@@ -12,8 +8,8 @@ import { OtlpJsonLinesFile } from './OtlpJsonLinesExporter.js';
  */
 export class TestbedTracing {
   readonly #file: OtlpJsonLinesFile;
-  readonly #providers = new Map<string, NodeTracerProvider>();
-  readonly #tracings = new Map<string, SidecarTracing>();
+  /** Each service's, made once (a promise: two calls at once share one provider). */
+  readonly #tracings = new Map<string, Promise<SidecarTracing>>();
 
   private constructor(file: OtlpJsonLinesFile) {
     this.#file = file;
@@ -24,33 +20,27 @@ export class TestbedTracing {
     return new TestbedTracing(new OtlpJsonLinesFile(path));
   }
 
-  get path(): string {
-    return this.#file.path;
-  }
-
   /** The tracing of `service`: its own provider, the process's context manager and propagator. */
-  async of(service: string): Promise<SidecarTracing> {
-    const known = this.#tracings.get(service);
-    if (known !== undefined) return known;
-    const provider = new NodeTracerProvider({
-      resource: resourceFromAttributes({ 'service.name': service }),
-      spanProcessors: [
-        new BatchSpanProcessor(this.#file.exporter(), {
-          maxQueueSize: 65_536,
-          maxExportBatchSize: 1024,
-          scheduledDelayMillis: 1000,
-        }),
-      ],
-    });
-    this.#providers.set(service, provider);
-    const tracing = await hostSidecarTracing({ tracerProvider: provider as Api.TracerProvider });
-    this.#tracings.set(service, tracing);
+  of(service: string): Promise<SidecarTracing> {
+    let tracing = this.#tracings.get(service);
+    if (tracing === undefined) {
+      tracing = serviceTracing(service, this.#file.exporter(), {
+        maxQueueSize: 65_536,
+        maxExportBatchSize: 1024,
+        scheduledDelayMillis: 1000,
+      });
+      this.#tracings.set(service, tracing);
+      // One that failed is not kept: the caller has the error, and close() shuts down the rest.
+      tracing.catch(() => this.#tracings.delete(service));
+    }
     return tracing;
   }
 
   /** Exports every span still held and closes the file; returns the lines written. */
   async close(): Promise<number> {
-    await Promise.all([...this.#providers.values()].map((provider) => provider.shutdown()));
+    await Promise.all(
+      [...this.#tracings.values()].map(async (tracing) => (await tracing).shutdown()),
+    );
     await this.#file.close();
     return this.#file.lines;
   }
