@@ -1,6 +1,4 @@
 import { connect } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestLine } from '../../src/cli/xdsServe.js';
@@ -14,6 +12,7 @@ import {
   fuzzTestTimeoutMs,
   fuzzTimeLimitMs,
 } from './fuzzBudget.js';
+import { heapCollector } from './heapCollector.js';
 
 // Hostile ADS clients at one real xDS server on 127.0.0.1 port 0: malformed and oversized
 // DiscoveryRequests, made-up type URLs, huge node ids full of control characters, NACK floods,
@@ -204,12 +203,6 @@ async function wellFormed(port: number): Promise<string[]> {
   return problems;
 }
 
-/** The V8 collector, to measure what the heap keeps rather than what it has not collected yet. */
-function collector(): () => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
-
 describe('fuzz: the xDS server under hostile ADS clients', () => {
   let server: XdsServer;
   const problems: unknown[] = [];
@@ -239,7 +232,7 @@ describe('fuzz: the xDS server under hostile ADS clients', () => {
   it(
     'never goes down, logs bounded one-line lines, keeps nothing, still serves a good client',
     async () => {
-      const gc = collector();
+      const gc = heapCollector();
       gc();
       const heapBefore = process.memoryUsage().heapUsed;
       let sent = 0;
