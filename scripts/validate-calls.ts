@@ -18,10 +18,8 @@
  * is src/experiments/callValidation/ (its cases, the run, the summaries, the CSV and the page);
  * this driver runs it and writes the files.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   callValidationCases,
   TARGET,
@@ -36,21 +34,11 @@ import {
 } from '../src/experiments/callValidation/callValidationSummary.js';
 import { runCallValidation } from '../src/experiments/callValidation/runCallValidation.js';
 import { sourceRevision } from '../src/experiments/provenance/sourceRevision.js';
-import { toExactJson } from '../src/experiments/shard/exactJson.js';
-import {
-  parseShard,
-  rangeText,
-  shardFileName,
-  shardRange,
-} from '../src/experiments/shard/shard.js';
+import { shardArgs, writeShardFile } from './lib/validationShardArgs.js';
 
-const { values: args } = parseArgs({
-  options: { shard: { type: 'string' }, out: { type: 'string' } },
-});
-const shard = args.shard === undefined ? undefined : parseShard(args.shard);
-if (args.out !== undefined && shard === undefined) throw new Error('--out: only with --shard');
 const cases = callValidationCases();
-const range = shardRange(cases.length, shard);
+const args = shardArgs(cases.length);
+const { shard, range } = args;
 const revision = sourceRevision();
 const loadAtStart = loadavg();
 const started = performance.now();
@@ -71,13 +59,13 @@ const loadAtEnd = loadavg();
 
 const context = { revision, seconds, loadAtStart, loadAtEnd };
 if (shard !== undefined) {
-  const out = args.out ?? '.';
-  mkdirSync(out, { recursive: true });
-  const path = join(out, shardFileName('validate-calls', shard));
-  writeFileSync(path, `${toExactJson(callValidationShardDocument(shard, cases, run, context))}\n`);
-  process.stderr.write(
-    `shard ${shard.index} of ${shard.count}: ${rangeText(range, cases.length, 'case')}; ` +
-      `wrote ${path} in ${seconds.toFixed(1)} s (difftry merge adds the shards up)\n`,
+  writeShardFile(
+    { ...args, shard },
+    'validate-calls',
+    callValidationShardDocument(shard, cases, run, context),
+    cases.length,
+    'case',
+    seconds,
   );
 } else {
   writeFileSync(

@@ -15,9 +15,7 @@
  * src/experiments/networkValidation/ (its cases and settings, the run, the report); this driver
  * runs it and writes the files.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { writeFileSync } from 'node:fs';
 import {
   networkValidationCases,
   TARGET,
@@ -26,22 +24,12 @@ import { networkValidationReport } from '../src/experiments/networkValidation/ne
 import { networkValidationShardDocument } from '../src/experiments/networkValidation/networkValidationShard.js';
 import { runNetworkValidation } from '../src/experiments/networkValidation/runNetworkValidation.js';
 import { sourceRevision } from '../src/experiments/provenance/sourceRevision.js';
-import { toExactJson } from '../src/experiments/shard/exactJson.js';
-import {
-  parseShard,
-  rangeText,
-  shardFileName,
-  shardRange,
-} from '../src/experiments/shard/shard.js';
 import { fixed } from '../src/report/numberFormat.js';
+import { shardArgs, writeShardFile } from './lib/validationShardArgs.js';
 
-const { values: args } = parseArgs({
-  options: { shard: { type: 'string' }, out: { type: 'string' } },
-});
-const shard = args.shard === undefined ? undefined : parseShard(args.shard);
-if (args.out !== undefined && shard === undefined) throw new Error('--out: only with --shard');
 const cases = networkValidationCases();
-const range = shardRange(cases.length, shard);
+const args = shardArgs(cases.length);
+const { shard, range } = args;
 const revision = sourceRevision();
 const started = performance.now();
 let caseStarted = started;
@@ -60,14 +48,13 @@ const run = runNetworkValidation(cases, {
 const seconds = (performance.now() - started) / 1000;
 
 if (shard !== undefined) {
-  const out = args.out ?? '.';
-  mkdirSync(out, { recursive: true });
-  const path = join(out, shardFileName('validate-networks', shard));
-  const document = networkValidationShardDocument(shard, cases, run, { revision, seconds });
-  writeFileSync(path, `${toExactJson(document)}\n`);
-  process.stderr.write(
-    `shard ${shard.index} of ${shard.count}: ${rangeText(range, cases.length, 'case')}; ` +
-      `wrote ${path} in ${seconds.toFixed(1)} s (difftry merge adds the shards up)\n`,
+  writeShardFile(
+    { ...args, shard },
+    'validate-networks',
+    networkValidationShardDocument(shard, cases, run, { revision, seconds }),
+    cases.length,
+    'case',
+    seconds,
   );
 } else {
   const { csv, markdown, mainSummary } = networkValidationReport(cases, run, seconds);

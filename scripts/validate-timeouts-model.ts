@@ -21,18 +21,9 @@
  * experiment is src/experiments/timeoutValidation/ (its networks and cases, the run, the
  * summaries, the CSV and the page); this driver runs it and writes the files.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { sourceRevision } from '../src/experiments/provenance/sourceRevision.js';
-import { toExactJson } from '../src/experiments/shard/exactJson.js';
-import {
-  parseShard,
-  rangeText,
-  shardFileName,
-  shardRange,
-} from '../src/experiments/shard/shard.js';
 import { runTimeoutValidation } from '../src/experiments/timeoutValidation/runTimeoutValidation.js';
 import {
   GROUPS,
@@ -47,14 +38,11 @@ import {
   fmt,
   summarise,
 } from '../src/experiments/timeoutValidation/timeoutValidationSummary.js';
+import { shardArgs, writeShardFile } from './lib/validationShardArgs.js';
 
-const { values: args } = parseArgs({
-  options: { shard: { type: 'string' }, out: { type: 'string' } },
-});
-const shard = args.shard === undefined ? undefined : parseShard(args.shard);
-if (args.out !== undefined && shard === undefined) throw new Error('--out: only with --shard');
 const cases = timeoutValidationCases();
-const range = shardRange(cases.length, shard);
+const args = shardArgs(cases.length);
+const { shard, range } = args;
 const revision = sourceRevision();
 const loadAtStart = loadavg();
 const started = performance.now();
@@ -75,16 +63,13 @@ const loadAtEnd = loadavg();
 
 const context = { revision, seconds, loadAtStart, loadAtEnd };
 if (shard !== undefined) {
-  const out = args.out ?? '.';
-  mkdirSync(out, { recursive: true });
-  const path = join(out, shardFileName('validate-timeouts-model', shard));
-  writeFileSync(
-    path,
-    `${toExactJson(timeoutValidationShardDocument(shard, cases, run, context))}\n`,
-  );
-  process.stderr.write(
-    `shard ${shard.index} of ${shard.count}: ${rangeText(range, cases.length, 'point')}; ` +
-      `wrote ${path} in ${seconds.toFixed(1)} s (difftry merge adds the shards up)\n`,
+  writeShardFile(
+    { ...args, shard },
+    'validate-timeouts-model',
+    timeoutValidationShardDocument(shard, cases, run, context),
+    cases.length,
+    'point',
+    seconds,
   );
 } else {
   writeFileSync(
